@@ -1,0 +1,1 @@
+"""The witnesses as a cited corpus: texts, normalisation, sections, clauses, citations, search."""

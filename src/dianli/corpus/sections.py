@@ -1,0 +1,208 @@
+"""Sections: the shared section tree and where each section stands in each witness.
+
+The tree (ids, titles, parents) is ``data/sections.yaml``; where each heading stands in a witness is that
+witness's ``anchors`` list in ``data/manifest.yaml``: section ids with the heading text as the witness
+writes it, found in order on the folding key (so an unpunctuated or inline heading is found the same way
+as one on its own line). The anchor ``"="`` puts a section at the same place as the one before it (a
+rite whose first sub-section heading is its only heading); ``"heading|context"`` anchors on a heading
+that the context must follow; ``"…heading"`` marks a section whose start is lost. A fragment that starts
+inside a section names it as ``starts_in``; such sections are marked ``mid_start``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from dataclasses import dataclass
+from importlib import resources
+
+import yaml
+
+from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import Witness, load_witness, witness_ids
+from dianli.errors import DataError, UnknownValueError
+
+SAME_PLACE = "="
+MID_START = "…"
+CONTEXT_MARK = "|"
+
+
+@dataclass(frozen=True)
+class SectionDef:
+    """A node of the shared section tree."""
+
+    id: str
+    title: str
+    gloss: str
+    parent: str | None
+
+    @property
+    def depth(self) -> int:
+        return self.id.count(".")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One occurrence of a section in a witness, in reading-text coordinates (half-open)."""
+
+    witness: str
+    id: str
+    title: str
+    start: int
+    end: int
+    heading: str
+    """The heading as the witness writes it ('' where the section has no heading of its own)."""
+    mid_start: bool
+    """True where the witness's fragment begins inside this section (its start is lost)."""
+
+    @property
+    def depth(self) -> int:
+        return self.id.count(".")
+
+
+@functools.lru_cache(maxsize=1)
+def section_defs() -> dict[str, SectionDef]:
+    """The shared tree, by id, in document order."""
+    path = resources.files("dianli.corpus") / "data" / "sections.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    defs: dict[str, SectionDef] = {}
+    for entry in data["sections"]:
+        sid = entry["id"]
+        parent = entry.get("parent")
+        if parent is not None and parent not in defs:
+            raise DataError(f"sections.yaml: section {sid!r} names parent {parent!r}, not defined before it")
+        defs[sid] = SectionDef(sid, entry["title"], entry.get("gloss", ""), parent)
+    return defs
+
+
+def ancestors(section_id: str) -> list[str]:
+    """The ids above a section, root first."""
+    defs = section_defs()
+    chain: list[str] = []
+    parent = defs[section_id].parent
+    while parent is not None:
+        chain.insert(0, parent)
+        parent = defs[parent].parent
+    return chain
+
+
+def is_within(section_id: str, other: str) -> bool:
+    """Whether ``section_id`` is ``other`` or lies below it."""
+    return section_id == other or other in ancestors(section_id)
+
+
+def resolve_section_id(name: str) -> str:
+    """Accept a section id (``xianshi.chenshe``) or a title in either script (``陳設``, ``祀先师``)."""
+    defs = section_defs()
+    if name in defs:
+        return name
+    folded = fold(name)
+    matches = [d.id for d in defs.values() if folded and fold(d.title) == folded]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise UnknownValueError("section", name, matches, hint="the title is ambiguous: give one of these ids")
+    raise UnknownValueError("section", name, [f"{d.id} ({d.title})" for d in defs.values()])
+
+
+@functools.lru_cache(maxsize=None)
+def sections(witness_id: str) -> tuple[Section, ...]:
+    """Every section occurrence of a witness, in document order (parents before their children)."""
+    wit = load_witness(witness_id)
+    defs = section_defs()
+    norm = wit.norm
+    # Events: (reading-text offset, section id, mid_start, heading text). Fragment starts come first.
+    events: list[tuple[int, str, bool, str]] = []
+    fragment_bounds: list[tuple[int, int]] = []
+    for fragment in wit.fragments:
+        t_start = _text_at_raw(wit, fragment.start)
+        t_end = _text_at_raw(wit, fragment.end)
+        fragment_bounds.append((t_start, t_end))
+        events.append((t_start, fragment.starts_in or "front", fragment.starts_in is not None, ""))
+    key_pos = 0
+    previous = 0
+    for section_id, anchor in wit.info.anchors:
+        if section_id not in defs:
+            raise DataError(f"manifest.yaml: witness {witness_id!r} anchors unknown section {section_id!r}")
+        mid = anchor.startswith(MID_START)
+        heading, _, context = anchor.removeprefix(MID_START).partition(CONTEXT_MARK)
+        if heading == SAME_PLACE:
+            found, length = previous, 0
+        else:
+            needle = fold(heading)
+            found = norm.key.find(needle + fold(context), key_pos)
+            if not needle or found < 0:
+                raise DataError(
+                    f"manifest.yaml: witness {witness_id!r}: heading {anchor!r} of section {section_id!r} "
+                    f"not found after key offset {key_pos}"
+                )
+            length = len(needle)
+            key_pos = found + length
+        t0, t1 = norm.text_span_of_key(found, found + length)
+        events.append((t0, section_id, mid, norm.text[t0:t1]))
+        previous = found
+    events.sort(key=lambda e: e[0])  # stable: anchors at one place keep their order
+    result: list[Section] = []
+    for f_start, f_end in fragment_bounds:
+        stack: list[tuple[str, int, bool, str]] = []
+
+        def close(at: int) -> None:
+            sid, start, mid, heading = stack.pop()
+            result.append(Section(witness_id, sid, defs[sid].title, start, at, heading, mid))
+
+        for at, sid, mid, heading in events:
+            if not f_start <= at < f_end:
+                continue
+            while stack and not is_within(sid, stack[-1][0]):
+                close(at)
+            open_ids = {s[0] for s in stack}
+            for ancestor in ancestors(sid):
+                if ancestor not in open_ids:
+                    stack.append((ancestor, at, mid, ""))
+            stack.append((sid, at, mid, heading))
+        while stack:
+            close(f_end)
+    result.sort(key=lambda s: (s.start, s.depth))
+    return tuple(result)
+
+
+def _text_at_raw(wit: Witness, raw_offset: int) -> int:
+    norm = wit.norm
+    return bisect.bisect_left(norm.text_to_raw, raw_offset, 0, len(norm.text))
+
+
+def section_ids(witness_id: str) -> tuple[str, ...]:
+    """The distinct section ids a witness holds, in document order."""
+    seen: dict[str, None] = {}
+    for section in sections(witness_id):
+        seen.setdefault(section.id, None)
+    return tuple(seen)
+
+
+def section_at(witness_id: str, text_offset: int) -> Section:
+    """The innermost section that holds a reading-text offset."""
+    best: Section | None = None
+    for section in sections(witness_id):
+        if section.start <= text_offset < section.end and (best is None or section.depth >= best.depth):
+            best = section
+    if best is None:
+        for section in sections(witness_id):
+            if section.end == text_offset:
+                best = section
+    if best is None:
+        raise ValueError(f"offset {text_offset} is outside every section of {witness_id!r}")
+    return best
+
+
+def find_sections(witness_id: str, section_id: str) -> tuple[Section, ...]:
+    """The occurrences of one section in a witness (a section cut by a fragment gap occurs twice)."""
+    if witness_id not in witness_ids():
+        raise UnknownValueError("witness", witness_id, witness_ids())
+    sid = resolve_section_id(section_id)
+    found = tuple(s for s in sections(witness_id) if s.id == sid)
+    if not found:
+        raise UnknownValueError(
+            f"section of witness {witness_id}", section_id, section_ids(witness_id),
+            hint="that section is not in this witness",
+        )
+    return found
