@@ -151,15 +151,19 @@ def cross_check_year(year: int) -> tuple[Disagreement, ...]:
             Disagreement(
                 year,
                 "months",
-                ", ".join(f"{'閏' if m.leap else ''}{m.number}:{date.fromordinal(m.first_ordinal)}" for m in a),
-                ", ".join(f"{'閏' if m.leap else ''}{m.number}:{date.fromordinal(m.first_ordinal)}" for m in b),
+                ", ".join(
+                    f"{'閏' if m.leap else ''}{m.number}:{date.fromordinal(m.first_ordinal)}" for m in a
+                ),
+                ", ".join(
+                    f"{'閏' if m.leap else ''}{m.number}:{date.fromordinal(m.first_ordinal)}" for m in b
+                ),
             )
         )
-    for index, (x, y) in enumerate(zip(sxtwl_term_ordinals(year), lunar_python_term_ordinals(year), strict=True)):
+    for index, (x, y) in enumerate(
+        zip(sxtwl_term_ordinals(year), lunar_python_term_ordinals(year), strict=True)
+    ):
         if x != y:
             out.append(
-                Disagreement(
-                    year, f"solar term {index}", str(date.fromordinal(x)), str(date.fromordinal(y))
-                )
+                Disagreement(year, f"solar term {index}", str(date.fromordinal(x)), str(date.fromordinal(y)))
             )
     return tuple(out)

@@ -181,7 +181,9 @@ def reign_label(chinese_year: int) -> str:
 def _check_year(chinese_year: int) -> None:
     if not FIRST_CHINESE_YEAR <= chinese_year <= LAST_CHINESE_YEAR:
         raise OutOfRangeError(
-            "year", chinese_year, f"{FIRST_CHINESE_YEAR}..{LAST_CHINESE_YEAR} (順治元年 to {LAST_CHINESE_YEAR})"
+            "year",
+            chinese_year,
+            f"{FIRST_CHINESE_YEAR}..{LAST_CHINESE_YEAR} (順治元年 to {LAST_CHINESE_YEAR})",
         )
 
 
@@ -194,14 +196,16 @@ def _table_year(chinese_year: int) -> ChineseYear:
     starts.sort()
     ends = [s[0] for s in starts[1:]] + [following]
     months = tuple(
-        LunarMonth(number, leap, first, end - first) for (first, number, leap), end in zip(starts, ends, strict=True)
+        LunarMonth(number, leap, first, end - first)
+        for (first, number, leap), end in zip(starts, ends, strict=True)
     )
     return ChineseYear(chinese_year, months, DateSource.ALMANAC, almanac.calendar_name(chinese_year))
 
 
 def _computed_year(chinese_year: int) -> ChineseYear:
     months = tuple(
-        LunarMonth(m.number, m.leap, m.first_ordinal, m.length_days) for m in computed.sxtwl_months(chinese_year)
+        LunarMonth(m.number, m.leap, m.first_ordinal, m.length_days)
+        for m in computed.sxtwl_months(chinese_year)
     )
     name = "時憲曆 rules (computed)" if chinese_year <= almanac.TABLE_LAST_YEAR else "農曆 (computed)"
     return ChineseYear(chinese_year, months, DateSource.COMPUTED, name)
@@ -226,7 +230,9 @@ def year_of_ordinal(ordinal: int) -> ChineseYear:
                 return cy
     first = chinese_year(FIRST_CHINESE_YEAR).first_ordinal
     last = chinese_year(LAST_CHINESE_YEAR).end_ordinal - 1
-    raise OutOfRangeError("date", str(date.fromordinal(ordinal)), f"{date.fromordinal(first)}..{date.fromordinal(last)}")
+    raise OutOfRangeError(
+        "date", str(date.fromordinal(ordinal)), f"{date.fromordinal(first)}..{date.fromordinal(last)}"
+    )
 
 
 def to_chinese(day: date) -> ChineseDate:
@@ -276,11 +282,16 @@ def parse_chinese_date(text: str) -> ChineseDate:
     match = _CHINESE_DATE_RE.match(text.strip())
     if not match:
         raise UnknownValueError(
-            "Chinese date", text, ["<reign><n>年[閏]<month>月<day>, e.g. 乾隆十七年二月初一, 道光二年閏三月十五日"]
+            "Chinese date",
+            text,
+            ["<reign><n>年[閏]<month>月<day>, e.g. 乾隆十七年二月初一, 道光二年閏三月十五日"],
         )
     ry = parse_reign_year(match.group("year"))
     value = ChineseDate(
-        ry.chinese_year, _month_number(match.group("month")), match.group("leap") is not None, _day_number(match.group("day"))
+        ry.chinese_year,
+        _month_number(match.group("month")),
+        match.group("leap") is not None,
+        _day_number(match.group("day")),
     )
     to_gregorian(value)  # validates the month and the day
     return value

@@ -57,7 +57,15 @@ REIGNS: tuple[Reign, ...] = (
 
 ROC = Reign("minguo", "民國", "", "", ROC_FIRST_YEAR, 9999, date(1912, 1, 1), None)
 _ALL = (*REIGNS, ROC)
-_SIMPLIFIED = {"顺治": "順治", "乾隆": "乾隆", "嘉庆": "嘉慶", "咸丰": "咸豐", "光绪": "光緒", "宣统": "宣統", "民国": "民國"}
+_SIMPLIFIED = {
+    "顺治": "順治",
+    "乾隆": "乾隆",
+    "嘉庆": "嘉慶",
+    "咸丰": "咸豐",
+    "光绪": "光緒",
+    "宣统": "宣統",
+    "民国": "民國",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +172,9 @@ def chinese_year_of(reign_name: str, number: int) -> int:
     return reign.first_year + number - 1
 
 
-_REIGN_YEAR_RE = re.compile(r"^(?P<reign>[^\d〇一二三四五六七八九十百廿卅元]+)(?P<num>[\d〇一二三四五六七八九十百廿卅元]+)年$")
+_REIGN_YEAR_RE = re.compile(
+    r"^(?P<reign>[^\d〇一二三四五六七八九十百廿卅元]+)(?P<num>[\d〇一二三四五六七八九十百廿卅元]+)年$"
+)
 
 
 def parse_reign_year(text: str) -> ReignYear:

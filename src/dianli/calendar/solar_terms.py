@@ -97,7 +97,8 @@ def solar_terms(year: int) -> tuple[SolarTermDay, ...]:
     ordinals, source = term_ordinals(year)
     instants = computed.sxtwl_term_instants(year)
     return tuple(
-        SolarTermDay(year, i, date.fromordinal(o), source, jd) for i, (o, jd) in enumerate(zip(ordinals, instants, strict=True))
+        SolarTermDay(year, i, date.fromordinal(o), source, jd)
+        for i, (o, jd) in enumerate(zip(ordinals, instants, strict=True))
     )
 
 
