@@ -1,0 +1,394 @@
+"""The rite schema: every element of a rite as validated, cited data.
+
+A rite file (``data/<family>.yaml``) holds ``rites:``; each rite names itself, its date rule, its
+officiants by place, its roles, preparations, altars with their offerings, vessels, foods, tablets,
+texts and the ordered ``parts`` of its order of service. Every element derives from :class:`Element`
+and so carries a citation (or a labelled assumption), a validity in years, a place scope and the
+witnesses whose reading it is. Composition (``extends``, ``include``, ``overrides``) is declared here and
+carried out by :mod:`dianli.rites.expand`; nothing in this module knows any particular rite.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from dianli.corpus.cite import Citation
+from dianli.rites.vocabulary import postures
+
+STEP_KINDS = ("call", "action", "music_cue", "dance_cue")
+"""What a step is: a call (唱/贊), an action, a cue to the musicians, a cue to the dancers."""
+
+MUSIC_MOVEMENTS = ("yingshen", "chuxian", "yaxian", "zhongxian", "chezhuan", "songshen", "wangyi")
+"""Ids of the movements of the 大成樂 (迎神 … 望瘞), shared with the music domain."""
+
+DANCE_CUES = ("hold", "dance", "stop")
+"""執籥未舞 (dancers hold, not dancing), 按節而舞 (dance), 舞止 (dancing stops)."""
+
+Kind = Literal["call", "action", "music_cue", "dance_cue"]
+Movement = Literal["yingshen", "chuxian", "yaxian", "zhongxian", "chezhuan", "songshen", "wangyi"]
+DanceCue = Literal["hold", "dance", "stop"]
+Year = Annotated[int, Field(ge=1600, le=1950)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Element(_Strict):
+    """What every element carries: where it says so, when and where it holds, and whose reading it is.
+
+    ``cite`` is the main citation, ``cites`` more (other witnesses that agree, or further clauses the
+    element covers). ``assumption`` replaces a citation where the sources are silent and the program
+    must choose. ``from_year``/``until_year`` are inclusive Gregorian years; ``places`` and
+    ``place_levels`` restrict the element to places (ids or names from :mod:`dianli.places`) or levels;
+    ``witnesses`` makes it the reading of those witnesses only, and ``variant`` names the point on which
+    readings differ (elements sharing a ``variant`` label are alternative readings of one rule).
+    """
+
+    cite: Citation | None = None
+    cites: tuple[Citation, ...] = ()
+    assumption: str | None = None
+    from_year: Year | None = None
+    until_year: Year | None = None
+    places: tuple[str, ...] = ()
+    place_levels: tuple[str, ...] = ()
+    witnesses: tuple[str, ...] = ()
+    variant: str | None = None
+
+    @model_validator(mode="after")
+    def _sourced(self) -> Element:
+        if self.cite is None and not self.cites and not self.assumption:
+            raise ValueError("needs a 'cite' (witness and quote) or an 'assumption' saying why")
+        if self.from_year is not None and self.until_year is not None and self.from_year > self.until_year:
+            raise ValueError(f"from_year {self.from_year} is after until_year {self.until_year}")
+        return self
+
+    @property
+    def citations(self) -> tuple[Citation, ...]:
+        """Every citation of the element, the main one first."""
+        return ((self.cite,) if self.cite else ()) + self.cites
+
+
+class Names(Element):
+    """The rite's names: classical (first is the title), a modern gloss, and other accepted names."""
+
+    classical: tuple[str, ...] = Field(min_length=1)
+    gloss: str
+    aliases: tuple[str, ...] = ()
+
+
+class DateRule(Element):
+    """The date rule by name (the calendar implements it) and the calendar observance ids it yields."""
+
+    name: str
+    observances: tuple[str, ...] = ()
+    text: str | None = None
+    gloss: str | None = None
+
+
+class Venue(Element):
+    name: str
+    gloss: str | None = None
+
+
+class Officiant(Element):
+    """Who performs a function (正獻, 分獻, 陪祭 …) at a place of a level: an office, with a count."""
+
+    function: str
+    office: str
+    count: int | None = Field(default=None, ge=1)
+    notes: str | None = None
+
+
+class Role(Element):
+    """A role other than the officiants (通贊, 引贊, 麾生, 司尊 …), with its count and duty."""
+
+    name: str
+    count: int | None = Field(default=None, ge=1)
+    duty: str | None = None
+    gloss: str | None = None
+
+
+class Preparation(Element):
+    """A preparation (齋戒 散齋/致齋, 省牲, 宰牲, 視祭器, 治祭物, 習儀): when, who, what."""
+
+    kind: str
+    days: int | None = Field(default=None, ge=0)
+    when: str | None = None
+    who: tuple[str, ...] = ()
+    text: str | None = None
+    gloss: str | None = None
+
+
+class Dimension(Element):
+    """One measure of a vessel (口徑, 深, 高, 足徑 …) in 尺/寸/分 or a capacity (升/合)."""
+
+    measure: str
+    value: float = Field(ge=0)
+    unit: str
+    text: str | None = None
+
+
+class Vessel(Element):
+    """A ritual vessel (籩, 豆, 簠, 簋, 鉶, 登, 爵 …): material, dimensions, what it holds."""
+
+    name: str
+    material: str | None = None
+    dimensions: tuple[Dimension, ...] = ()
+    holds: str | None = None
+    description: str | None = None
+    gloss: str | None = None
+
+
+class Food(Element):
+    """An offering food and how it is prepared (治祭物)."""
+
+    name: str
+    preparation: str
+    vessel: str | None = None
+    gloss: str | None = None
+
+
+class Offering(Element):
+    """Vessels of one kind on an altar: the vessel, how many, and their contents in order."""
+
+    vessel: str
+    count: int = Field(ge=1)
+    contents: tuple[str, ...] = ()
+    position: str | None = None
+
+
+class Silk(Element):
+    """帛: how many, its colour and its size."""
+
+    count: int = Field(ge=1)
+    colour: str | None = None
+    size: str | None = None
+
+
+class Victim(Element):
+    """牲: the animal (太牢 牛羊豕, 少牢 羊豕 …) and how many."""
+
+    animal: str
+    count: int = Field(ge=1)
+
+
+class Cup(Element):
+    """爵: how many and of what material."""
+
+    count: int = Field(ge=1)
+    material: str | None = None
+
+
+class Altar(Element):
+    """An altar or a tablet's table (案) and what is laid before it."""
+
+    id: str
+    name: str
+    tablets: tuple[str, ...] = ()
+    position: str | None = None
+    offerings: tuple[Offering, ...] = ()
+    silk: tuple[Silk, ...] = ()
+    victims: tuple[Victim, ...] = ()
+    cups: tuple[Cup, ...] = ()
+    items: tuple[Offering, ...] = ()
+    """Other things laid out (香爐, 燭臺, 尊 …)."""
+
+
+class Tablet(Element):
+    """A spirit tablet and its position: the hall, the side, its rank in the row."""
+
+    name: str
+    hall: str
+    side: str | None = None
+    order: int | None = Field(default=None, ge=1)
+    gloss: str | None = None
+
+
+class Text(Element):
+    """A text read or written in the rite (祝文, 表, 律令 …), with placeholders in 某."""
+
+    id: str
+    title: str
+    text: str
+    gloss: str | None = None
+
+
+class Step(Element):
+    """One step of the order of service.
+
+    ``role`` calls or acts; ``call`` is the classical call text; ``action`` what is done (classical);
+    ``posture`` one of the postures of ``data/vocabulary.yaml`` (一跪三叩, 三跪九叩 …); ``music`` the
+    movement cued; ``dance`` the dancers' cue. ``id`` and ``tags`` let overrides aim at the step.
+    Text fields may hold ``{name}`` placeholders filled by an include's ``with``.
+    """
+
+    id: str | None = None
+    tags: tuple[str, ...] = ()
+    kind: Kind
+    role: str | None = None
+    call: str | None = None
+    action: str | None = None
+    gloss: str | None = None
+    actors: tuple[str, ...] = ()
+    posture: str | None = None
+    place: str | None = None
+    door: str | None = None
+    music: Movement | None = None
+    dance: DanceCue | None = None
+    notes: str | None = None
+
+    @model_validator(mode="after")
+    def _has_content(self) -> Step:
+        if self.posture is not None and self.posture not in postures():
+            raise ValueError(f"unknown posture {self.posture!r}; accepted: {', '.join(postures())}")
+        if self.kind == "call" and not self.call:
+            raise ValueError("a step of kind 'call' needs the 'call' text")
+        if self.kind == "music_cue" and self.music is None and not self.call and not self.action:
+            raise ValueError("a 'music_cue' step needs 'music' (the movement) or its call/action")
+        if self.kind == "dance_cue" and self.dance is None:
+            raise ValueError("a 'dance_cue' step needs 'dance' (hold, dance or stop)")
+        if self.kind == "action" and not (self.action or self.posture):
+            raise ValueError("an 'action' step needs 'action' text or a 'posture'")
+        return self
+
+
+class ReplaceText(_Strict):
+    """Replace ``old`` by ``new`` in one text field (``call``, ``action``, ``position`` …) or in all."""
+
+    field: str = "call"
+    old: str
+    new: str
+
+
+class Mirror(_Strict):
+    """Swap two position words (南 ↔ 北) in every ``position`` of the altars and offerings."""
+
+    a: str
+    b: str
+
+
+class Drop(_Strict):
+    """Remove the steps with these ids or any of these tags."""
+
+    ids: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+
+
+class Insert(_Strict):
+    """Insert steps after (or before) the step with this id; at the end if neither is given."""
+
+    after: str | None = None
+    before: str | None = None
+    steps: tuple[Step, ...] = Field(min_length=1)
+
+
+class ReplaceStep(_Strict):
+    id: str
+    step: Step
+
+
+class SetField(_Strict):
+    """Set one field of the step with this id (or of the steps with this tag)."""
+
+    id: str | None = None
+    tag: str | None = None
+    field: str
+    value: Any
+
+
+class Override(Element):
+    """One change applied to an extended or included sequence; exactly one operation is given."""
+
+    replace_text: ReplaceText | None = None
+    mirror_positions: Mirror | None = None
+    drop: Drop | None = None
+    insert: Insert | None = None
+    replace_step: ReplaceStep | None = None
+    set: SetField | None = None
+
+    @model_validator(mode="after")
+    def _one_operation(self) -> Override:
+        ops = [name for name in OVERRIDE_OPS if getattr(self, name) is not None]
+        if len(ops) != 1:
+            raise ValueError(
+                f"an override needs exactly one of {', '.join(OVERRIDE_OPS)}; got {ops or 'none'}"
+            )
+        return self
+
+    @property
+    def operation(self) -> str:
+        return next(name for name in OVERRIDE_OPS if getattr(self, name) is not None)
+
+
+OVERRIDE_OPS = ("replace_text", "mirror_positions", "drop", "insert", "replace_step", "set")
+
+
+class Include(Element):
+    """「如前儀」: the steps of another part (``rite#part``, or ``#part`` in this rite, or a whole rite),
+    with placeholders filled from ``with`` and ``overrides`` applied."""
+
+    include: str
+    with_: dict[str, str] = Field(default_factory=dict, alias="with")
+    overrides: tuple[Override, ...] = ()
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def _item_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "Include" if "include" in value else "Step"
+    return "Include" if isinstance(value, Include) else "Step"
+
+
+SequenceItem = Annotated[
+    Annotated[Step, Tag("Step")] | Annotated[Include, Tag("Include")], Discriminator(_item_kind)
+]
+"""A step, or an include of another part; told apart by the ``include`` key."""
+
+
+class Part(Element):
+    """A titled part of the order of service (迎神, 初獻 …); may ``extends`` another part with overrides."""
+
+    id: str
+    title: str
+    gloss: str | None = None
+    extends: str | None = None
+    overrides: tuple[Override, ...] = ()
+    steps: tuple[SequenceItem, ...] = ()
+    with_: dict[str, str] = Field(default_factory=dict, alias="with")
+    in_sequence: bool = True
+    """False for a part that only serves as a template for includes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Rite(Element):
+    """A rite: who, what, when, where and how; ``extends`` another rite with ``overrides``."""
+
+    id: str
+    names: Names
+    category: str | None = None
+    venue: tuple[Venue, ...] = ()
+    date_rule: tuple[DateRule, ...] = ()
+    extends: str | None = None
+    overrides: tuple[Override, ...] = ()
+    officiants: tuple[Officiant, ...] = ()
+    roles: tuple[Role, ...] = ()
+    preparations: tuple[Preparation, ...] = ()
+    vessels: tuple[Vessel, ...] = ()
+    foods: tuple[Food, ...] = ()
+    altars: tuple[Altar, ...] = ()
+    tablets: tuple[Tablet, ...] = ()
+    texts: tuple[Text, ...] = ()
+    parts: tuple[Part, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class RiteFile(_Strict):
+    """One YAML file of rite data: a family of rites."""
+
+    family: str
+    rites: tuple[Rite, ...] = Field(min_length=1)
