@@ -24,22 +24,22 @@ from dianli.corpus.witnesses import Witness, WitnessInfo, all_witnesses, load_wi
 from dianli.errors import DataError, DianliError, OutOfRangeError, UnknownValueError
 
 __all__: list[str] = [
-    # errors
-    "DataError",
-    "DianliError",
-    "OutOfRangeError",
-    "UnknownValueError",
     # corpus
     "CLAUSE_KINDS",
     "Citation",
     "CitationError",
     "Clause",
+    # errors
+    "DataError",
+    "DianliError",
     "Normalised",
     "NoteSpan",
+    "OutOfRangeError",
     "ResolvedCitation",
     "SearchHit",
     "Section",
     "SectionDef",
+    "UnknownValueError",
     "Witness",
     "WitnessInfo",
     "all_witnesses",

@@ -26,7 +26,9 @@ class CitationError(DianliError, LookupError):
         self.quote = quote
         self.closest = closest
         where = f" in section {section!r}" if section else ""
-        super().__init__(f"quote {quote!r} not found in witness {witness!r}{where}; closest passage: {closest!r}")
+        super().__init__(
+            f"quote {quote!r} not found in witness {witness!r}{where}; closest passage: {closest!r}"
+        )
 
 
 class Citation(BaseModel):

@@ -9,11 +9,12 @@ themselves), and each note in 【】 is a clause of its own.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
 from dianli.corpus.normalise import SENTENCE_STOPS, is_key_char
-from dianli.corpus.sections import sections
+from dianli.corpus.sections import Section, sections
 from dianli.corpus.witnesses import load_witness
 
 CLAUSE_KINDS = ("heading", "sentence", "call", "note")
@@ -45,7 +46,7 @@ class Clause:
         return f"{self.witness}:{self.section}:{self.start}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def clauses(witness_id: str) -> tuple[Clause, ...]:
     """Every clause of a witness, in order. Clauses never cross a section boundary."""
     wit = load_witness(witness_id)
@@ -77,7 +78,7 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
     ordered = sorted(c for c in cuts if 0 <= c <= len(text))
     # Innermost section per cut interval: walk sections (sorted by start, depth) alongside.
     result: list[Clause] = []
-    for start, end in zip(ordered, ordered[1:], strict=False):
+    for start, end in itertools.pairwise(ordered):
         piece = text[start:end]
         if not any(is_key_char(c) for c in piece):
             continue
@@ -86,7 +87,7 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
             kind = "heading"
         elif start in call_starts:
             kind = "call"
-        elif (note := norm.in_note(start)) is not None and note.end >= end:
+        elif (holder := norm.in_note(start)) is not None and holder.end >= end:
             kind = "note"
         else:
             kind = "sentence"
@@ -94,10 +95,9 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
     return tuple(result)
 
 
-def _innermost(secs: tuple[object, ...], offset: int) -> str:
+def _innermost(secs: tuple[Section, ...], offset: int) -> str:
     best_id, best_depth = "front", -1
     for sec in secs:
-        start, end, depth = sec.start, sec.end, sec.depth  # type: ignore[attr-defined]
-        if start <= offset < end and depth > best_depth:
-            best_id, best_depth = sec.id, depth  # type: ignore[attr-defined]
+        if sec.start <= offset < sec.end and sec.depth > best_depth:
+            best_id, best_depth = sec.id, sec.depth
     return best_id

@@ -131,6 +131,7 @@ def fold(text: str) -> str:
 
 def _note_spans(raw: str, text_to_raw: list[int], text: str, paragraph_starts: set[int]) -> list[NoteSpan]:
     notes: list[NoteSpan] = []
+
     # Small print of 001: find the raw spans between <font …> and </font>, then map to the reading text.
     def first_text_at_or_after(raw_offset: int) -> int:
         return bisect.bisect_left(text_to_raw, raw_offset, 0, len(text))

@@ -37,7 +37,7 @@ class SearchHit:
         return self.clause.section
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _clause_keys(witness_id: str) -> tuple[tuple[Clause, str, tuple[int, ...]], ...]:
     """Each clause with its folding key and the key's map to reading-text offsets."""
     result = []

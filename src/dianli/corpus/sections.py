@@ -101,11 +101,13 @@ def resolve_section_id(name: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        raise UnknownValueError("section", name, matches, hint="the title is ambiguous: give one of these ids")
+        raise UnknownValueError(
+            "section", name, matches, hint="the title is ambiguous: give one of these ids"
+        )
     raise UnknownValueError("section", name, [f"{d.id} ({d.title})" for d in defs.values()])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sections(witness_id: str) -> tuple[Section, ...]:
     """Every section occurrence of a witness, in document order (parents before their children)."""
     wit = load_witness(witness_id)
@@ -139,31 +141,31 @@ def sections(witness_id: str) -> tuple[Section, ...]:
             length = len(needle)
             key_pos = found + length
         t0, t1 = norm.text_span_of_key(found, found + length)
-        events.append((t0, section_id, mid, norm.text[t0:t1]))
+        events.append((t0, section_id, mid, "" if mid else norm.text[t0:t1]))
         previous = found
     events.sort(key=lambda e: e[0])  # stable: anchors at one place keep their order
     result: list[Section] = []
     for f_start, f_end in fragment_bounds:
         stack: list[tuple[str, int, bool, str]] = []
-
-        def close(at: int) -> None:
-            sid, start, mid, heading = stack.pop()
-            result.append(Section(witness_id, sid, defs[sid].title, start, at, heading, mid))
-
         for at, sid, mid, heading in events:
             if not f_start <= at < f_end:
                 continue
             while stack and not is_within(sid, stack[-1][0]):
-                close(at)
+                result.append(_closed(witness_id, stack.pop(), at))
             open_ids = {s[0] for s in stack}
             for ancestor in ancestors(sid):
                 if ancestor not in open_ids:
                     stack.append((ancestor, at, mid, ""))
             stack.append((sid, at, mid, heading))
         while stack:
-            close(f_end)
+            result.append(_closed(witness_id, stack.pop(), f_end))
     result.sort(key=lambda s: (s.start, s.depth))
     return tuple(result)
+
+
+def _closed(witness_id: str, opened: tuple[str, int, bool, str], end: int) -> Section:
+    sid, start, mid, heading = opened
+    return Section(witness_id, sid, section_defs()[sid].title, start, end, heading, mid)
 
 
 def _text_at_raw(wit: Witness, raw_offset: int) -> int:
@@ -202,7 +204,9 @@ def find_sections(witness_id: str, section_id: str) -> tuple[Section, ...]:
     found = tuple(s for s in sections(witness_id) if s.id == sid)
     if not found:
         raise UnknownValueError(
-            f"section of witness {witness_id}", section_id, section_ids(witness_id),
+            f"section of witness {witness_id}",
+            section_id,
+            section_ids(witness_id),
             hint="that section is not in this witness",
         )
     return found

@@ -122,7 +122,7 @@ def witness_ids() -> tuple[str, ...]:
     return tuple(info.id for info in manifest())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_witness(witness_id: str) -> Witness:
     """Load and normalise one witness by id (cached: the texts never change at run time)."""
     infos = {info.id: info for info in manifest()}

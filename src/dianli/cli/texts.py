@@ -1,0 +1,140 @@
+"""``dianli texts``: list the witnesses, show a witness or one of its sections, search all of them."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from dianli.api import (
+    find_sections,
+    load_witness,
+    manifest,
+    search,
+    section_defs,
+    sections,
+    witness_ids,
+)
+from dianli.cli.common import console, run_guarded
+
+texts_app = typer.Typer(
+    help="Read and search the witnesses (the five source texts).",
+    no_args_is_help=True,
+)
+
+NOTE_STYLE = "dim italic cyan"
+HIT_STYLE = "bold black on yellow"
+
+
+@texts_app.command("list")
+@run_guarded
+def list_witnesses() -> None:
+    """List the witnesses with their ids, scripts and sections."""
+    table = Table(title="Witnesses", show_lines=False)
+    for column in ("id", "title", "script", "language", "authority", "sections"):
+        table.add_column(column)
+    for info in manifest():
+        count = len({s.id for s in sections(info.id)})
+        table.add_row(info.id, info.title, info.script, info.language, info.authority, str(count))
+    console.print(table)
+
+
+def _styled(witness: str, start: int, end: int, highlight: tuple[tuple[int, int], ...] = ()) -> Text:
+    """Reading text from start to end with notes dimmed and highlighted spans marked."""
+    norm = load_witness(witness).norm
+    out = Text(norm.text[start:end])
+    for note in norm.notes:
+        s, e = max(note.start, start), min(note.end, end)
+        if s < e:
+            out.stylize(NOTE_STYLE, s - start, e - start)
+    for s, e in highlight:
+        s, e = max(s, start), min(e, end)
+        if s < e:
+            out.stylize(HIT_STYLE, s - start, e - start)
+    return out
+
+
+@texts_app.command("show")
+@run_guarded
+def show(
+    witness: str = typer.Argument(..., help="Witness id (see `dianli texts list`)."),
+    section: str | None = typer.Argument(None, help="Section id or title (e.g. xianshi.zhisheng or 陳設)."),
+    raw: bool = typer.Option(False, "--raw", help="Print the raw text as stored, layout and tags included."),
+) -> None:
+    """Show a witness, or one section of it. Notes are shown dimmed; the section tree without SECTION."""
+    wit = load_witness(witness) if witness in witness_ids() else None
+    if wit is None:
+        load_witness(witness)  # raises the error that names the accepted ids
+        return
+    if section is None:
+        console.print(f"[bold]{escape(wit.info.title)}[/] ({witness})")
+        console.print(escape(wit.info.edition))
+        for sec in sections(witness):
+            mid = " [yellow](starts mid-section)[/]" if sec.mid_start else ""
+            heading = f" — {escape(sec.heading)}" if sec.heading else ""
+            console.print(f"{'  ' * sec.depth}{sec.id}  {escape(sec.title)}{heading}{mid}")
+        return
+    for sec in find_sections(witness, section):
+        title = section_defs()[sec.id].title
+        mid = " (starts mid-section: its beginning is lost in this witness)" if sec.mid_start else ""
+        console.print(Text(f"{witness} · {sec.id} · {title}{mid}", style="bold"))
+        if raw:
+            norm = wit.norm
+            r0, r1 = norm.raw_span(sec.start, sec.end)
+            console.print(Text(norm.raw[r0:r1]))
+        else:
+            console.print(_styled(witness, sec.start, sec.end))
+        console.print()
+
+
+@texts_app.command("search")
+@run_guarded
+def search_command(
+    query: str = typer.Argument(..., help="Words to find; several words separated by spaces must all occur."),
+    witness: str | None = typer.Option(None, "--witness", "-w", help="Only this witness."),
+    section: str | None = typer.Option(None, "--section", "-s", help="Only this section and those below it."),
+    limit: int = typer.Option(20, "--limit", "-n", min=1, help="How many hits to show."),
+    context: int = typer.Option(20, "--context", "-c", min=0, max=400, help="Characters of context."),
+    as_json: bool = typer.Option(False, "--json", help="Print the hits as JSON."),
+) -> None:
+    """Search every witness, script-insensitively (钟 finds 鐘), ranked by how well a clause matches."""
+    hits = search(query, witness=witness, section=section)
+    if as_json:
+        payload = [
+            {
+                "witness": h.witness,
+                "section": h.section,
+                "kind": h.clause.kind,
+                "start": h.clause.start,
+                "end": h.clause.end,
+                "text": h.clause.text,
+                "matches": [list(s) for s in h.spans],
+                "score": h.score,
+            }
+            for h in hits[:limit]
+        ]
+        typer.echo(
+            json.dumps({"query": query, "total": len(hits), "hits": payload}, ensure_ascii=False, indent=2)
+        )
+        return
+    console.print(
+        f"{len(hits)} hit(s) for [bold]{escape(query)}[/]"
+        + (f"; showing {limit}" if len(hits) > limit else "")
+    )
+    for hit in hits[:limit]:
+        norm = load_witness(hit.witness).norm
+        start = max(0, hit.clause.start - context)
+        end = min(len(norm.text), hit.clause.end + context)
+        title = section_defs()[hit.section].title
+        console.print(
+            Text(f"{hit.witness} · {hit.section} ({title}) · {hit.clause.kind}", style="bold green")
+        )
+        console.print(_styled(hit.witness, start, end, hit.spans))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``dianli texts`` to the root command."""
+    app.add_typer(texts_app, name="texts")
