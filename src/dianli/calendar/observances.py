@@ -1,0 +1,233 @@
+"""The dated observances of the rites (``data/observances.yaml``) resolved for a place and a year.
+
+An observance ties a rite id to a date rule and to the witness text that states the rule. Resolving it
+for (place, year) applies its scope (places, levels, years), computes its days with
+:mod:`dianli.calendar.date_rules`, adds the related days (齋戒, 省牲, 習儀 …) and picks the citation of
+the place's governing witness when that witness states the rule too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from functools import cache
+from importlib import resources
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from dianli.calendar.date_rules import DateRule, Open, Overrides, RuleDate
+from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
+from dianli.corpus.cite import Citation
+from dianli.errors import DataError, UnknownValueError
+from dianli.places.places import Place, PlaceLevel
+
+_DATA = "data/observances.yaml"
+
+RITE_IDS: tuple[str, ...] = (
+    "qinghe",
+    "jiezhao",
+    "wanshouting",
+    "yingchun",
+    "bianchun",
+    "gengji",
+    "jiuhu",
+    "xiangyinjiu",
+    "xiangyue",
+    "sheji",
+    "shanchuan",
+    "xianshi",
+    "chongsheng",
+    "minghuan",
+    "xiangxian",
+    "changgong",
+    "shicai",
+    "guandi",
+    "longshen",
+    "litan",
+    "qidao",
+)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Variant(_Model):
+    cite: Citation
+
+
+class TimeOfDay(_Model):
+    label: str
+    cite: Citation
+
+
+class Related(_Model):
+    """A day tied to the rite day: ``offsets`` in days (−1 = the day before)."""
+
+    id: str
+    name: str
+    offsets: tuple[int, ...] = Field(min_length=1)
+    cite: Citation
+
+
+class Scope(_Model):
+    places: tuple[str, ...] | None = None
+    levels: tuple[PlaceLevel, ...] | None = None
+    from_year: int | None = None
+    until_year: int | None = None
+    cite: Citation
+
+
+class Observance(_Model):
+    id: str
+    rite: str
+    name: str
+    rule: DateRule
+    cite: Citation
+    variants: tuple[Variant, ...] = ()
+    related: tuple[Related, ...] = ()
+    time: TimeOfDay | None = None
+    scope: Scope | None = None
+
+    def applies(self, place: Place, year: int) -> bool:
+        scope = self.scope
+        if scope is None:
+            return True
+        if scope.places is not None and place.id not in scope.places:
+            return False
+        if scope.levels is not None and place.level not in scope.levels:
+            return False
+        if scope.from_year is not None and year < scope.from_year:
+            return False
+        return not (scope.until_year is not None and year > scope.until_year)
+
+    def citation_for(self, place: Place) -> Citation:
+        """The citation in the place's governing witness if it states the rule, else the primary one."""
+        for cite in (self.cite, *(v.cite for v in self.variants)):
+            if cite.witness == place.witness:
+                return cite
+        return self.cite
+
+
+class _ObservancesFile(_Model):
+    observances: tuple[Observance, ...]
+
+
+@cache
+def all_observances() -> tuple[Observance, ...]:
+    """Every observance of ``data/observances.yaml``, validated."""
+    text = resources.files("dianli.calendar").joinpath(_DATA).read_text(encoding="utf-8")
+    try:
+        data = _ObservancesFile.model_validate(yaml.safe_load(text))
+    except ValidationError as exc:
+        raise DataError(f"dianli/calendar/{_DATA}: {exc}") from exc
+    ids = [o.id for o in data.observances]
+    if len(set(ids)) != len(ids):
+        raise DataError(f"dianli/calendar/{_DATA}: duplicate observance ids")
+    for obs in data.observances:
+        if obs.rite not in RITE_IDS:
+            raise DataError(f"dianli/calendar/{_DATA}: observance {obs.id!r} has unknown rite {obs.rite!r}")
+    return data.observances
+
+
+def check_rite(rite: str) -> str:
+    if rite not in RITE_IDS:
+        raise UnknownValueError("rite", rite, RITE_IDS)
+    return rite
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """One dated (or undatable) entry of a place's ritual calendar."""
+
+    observance_id: str
+    rite: str
+    name: str
+    day: date | None
+    chinese_date: ChineseDate | None
+    source: DateSource | None
+    cite: Citation
+    part: str | None = None  # None for the rite itself, else the related id (zhaijie, shengsheng …)
+    time_label: str | None = None
+    notes: tuple[str, ...] = field(default=())
+    assumption: str | None = None
+    open_reason: str | None = None
+
+    @property
+    def weekday(self) -> str | None:
+        return self.day.strftime("%A") if self.day else None
+
+
+def _occurrence(obs: Observance, place: Place, rd: RuleDate) -> Occurrence:
+    return Occurrence(
+        observance_id=obs.id,
+        rite=obs.rite,
+        name=obs.name,
+        day=rd.day,
+        chinese_date=to_chinese(rd.day),
+        source=rd.source,
+        cite=obs.citation_for(place),
+        time_label=obs.time.label if obs.time else None,
+        notes=rd.notes,
+        assumption=rd.assumption,
+    )
+
+
+def _related(obs: Observance, place: Place, rd: RuleDate) -> Iterable[Occurrence]:
+    for rel in obs.related:
+        for offset in rel.offsets:
+            day = rd.day + timedelta(days=offset)
+            yield Occurrence(
+                observance_id=obs.id,
+                rite=obs.rite,
+                name=f"{rel.name}（{obs.name}）",
+                day=day,
+                chinese_date=to_chinese(day),
+                source=rd.source,
+                cite=rel.cite,
+                part=rel.id,
+                notes=(f"{offset:+d} day(s) from {rd.day.isoformat()}",),
+                assumption=rd.assumption,
+            )
+
+
+def observances_for(
+    place: Place,
+    year: int,
+    rites: Iterable[str] | None = None,
+    overrides: Overrides | None = None,
+    include_related: bool = True,
+) -> tuple[Occurrence, ...]:
+    """Every observance of ``year`` at ``place`` (optionally only some rites), sorted by day; undatable ones
+    (an edict's arrival, an eclipse, a day the witnesses do not give) come last with their reason."""
+    wanted = {check_rite(r) for r in rites} if rites is not None else None
+    given: Overrides = overrides or {}
+    dated: list[Occurrence] = []
+    undated: list[Occurrence] = []
+    for obs in all_observances():
+        if wanted is not None and obs.rite not in wanted:
+            continue
+        if not obs.applies(place, year):
+            continue
+        if isinstance(obs.rule, Open):
+            undated.append(
+                Occurrence(
+                    obs.id,
+                    obs.rite,
+                    obs.name,
+                    None,
+                    None,
+                    None,
+                    obs.citation_for(place),
+                    open_reason=obs.rule.reason,
+                )
+            )
+            continue
+        for rd in obs.rule.dates(year, given):
+            dated.append(_occurrence(obs, place, rd))
+            if include_related:
+                dated.extend(_related(obs, place, rd))
+    dated.sort(key=lambda o: (o.day or date.min, o.part is None, o.observance_id))
+    return (*dated, *undated)
