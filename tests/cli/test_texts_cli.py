@@ -19,6 +19,7 @@ runner = CliRunner()
         (["texts", "show", "tingzhou-fuzhi"], 0, ["xianshi.chongsheng", "starts mid-section"]),
         (["texts", "show", "taiwan-fuzhi-9", "舞器"], 0, ["yue.yueqi.wuqi", "旌節"]),
         (["texts", "show", "fujian-tongzhi-14", "shanchuan", "--raw"], 0, ["【今郡縣多用上巳日】"]),
+        (["texts", "show", "taiwan-fuzhi-9", "土牛式"], 0, ["土牛式⟨土牛胎骨", "按十二月"]),
         (["texts", "search", "土牛"], 0, ["taiwan-fuzhi-9", "fujian-tongzhi-14-modern"]),
         (["texts", "search", "钟", "--witness", "taiwan-fuzhi-9", "-n", "3"], 0, ["鐘"]),
         (["texts", "search", "東班", "--section", "wupu.chuxian", "-n", "1"], 0, ["wupu.chuxian"]),

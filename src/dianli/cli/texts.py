@@ -42,18 +42,40 @@ def list_witnesses() -> None:
     console.print(table)
 
 
+SMALL_PRINT_MARKS = ("⟨", "⟩")
+"""Where colour is not shown (a pipe, a file), 001's small print is wrapped in these marks; the notes in
+brackets carry their brackets anyway."""
+
+
 def _styled(witness: str, start: int, end: int, highlight: tuple[tuple[int, int], ...] = ()) -> Text:
     """Reading text from start to end with notes dimmed and highlighted spans marked."""
     norm = load_witness(witness).norm
-    out = Text(norm.text[start:end])
+    plain = not console.is_terminal
+    opens: dict[int, int] = {}
+    closes: dict[int, int] = {}
+    styles: list[tuple[str, int, int]] = []
     for note in norm.notes:
         s, e = max(note.start, start), min(note.end, end)
         if s < e:
-            out.stylize(NOTE_STYLE, s - start, e - start)
+            styles.append((NOTE_STYLE, s, e))
+            if plain and note.kind == "small-print":
+                opens[s] = opens.get(s, 0) + 1
+                closes[e] = closes.get(e, 0) + 1
     for s, e in highlight:
         s, e = max(s, start), min(e, end)
         if s < e:
-            out.stylize(HIT_STYLE, s - start, e - start)
+            styles.append((HIT_STYLE, s, e))
+    out = Text()
+    position: list[int] = []  # reading-text offset - start -> offset in out
+    for i in range(start, end + 1):
+        out.append(SMALL_PRINT_MARKS[1] * closes.get(i, 0))
+        position.append(len(out))
+        if i < end:
+            out.append(SMALL_PRINT_MARKS[0] * opens.get(i, 0))
+            position[-1] = len(out)
+            out.append(norm.text[i])
+    for style, s, e in styles:
+        out.stylize(style, position[s - start], position[e - 1 - start] + 1)
     return out
 
 
