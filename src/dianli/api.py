@@ -61,4 +61,126 @@ __all__: list[str] = [
 ]
 
 # --- calendar ---
-# (added by the calendar module)
+from dianli.calendar.computed import Disagreement, cross_check_year
+from dianli.calendar.date_clause import DateClause, date_clause, fill_date_clause
+from dianli.calendar.date_rules import RuleDate, fasting_window, wanshou_dates
+from dianli.calendar.day import DayInfo, describe_day
+from dianli.calendar.export import occurrence_record, to_ical
+from dianli.calendar.ganzhi import (
+    BRANCHES,
+    STEMS,
+    Element,
+    NaYin,
+    Polarity,
+    Sexagenary,
+    branch_element,
+    branch_polarity,
+    day_sexagenary,
+    month_sexagenary,
+    nayin,
+    parse_sexagenary,
+    stem_element,
+    stem_polarity,
+    year_sexagenary,
+)
+from dianli.calendar.lunisolar import (
+    ChineseDate,
+    ChineseYear,
+    DateSource,
+    LunarMonth,
+    chinese_year,
+    parse_chinese_date,
+    parse_day,
+    to_chinese,
+    to_gregorian,
+)
+from dianli.calendar.observances import RITE_IDS, Observance, Occurrence, all_observances, observances_for
+from dianli.calendar.reigns import (
+    REIGNS,
+    Reign,
+    ReignYear,
+    chinese_year_of,
+    parse_reign_year,
+    reign_by_name,
+    reign_year,
+    reigning_emperor,
+)
+from dianli.calendar.solar_terms import SOLAR_TERMS, SolarTermDay, solar_term, solar_terms
+from dianli.calendar.timekeeping import (
+    DoubleHour,
+    beijing_apparent_time,
+    double_hour,
+    ke_of_day,
+    local_apparent_time,
+    local_mean_time,
+    provincial_offset_minutes,
+)
+from dianli.places.places import Place, PlaceLevel, all_places, get_place
+
+__all__ += [
+    "BRANCHES",
+    "REIGNS",
+    "RITE_IDS",
+    "SOLAR_TERMS",
+    "STEMS",
+    "ChineseDate",
+    "ChineseYear",
+    "DateClause",
+    "DateSource",
+    "DayInfo",
+    "Disagreement",
+    "DoubleHour",
+    "Element",
+    "LunarMonth",
+    "NaYin",
+    "Observance",
+    "Occurrence",
+    "Place",
+    "PlaceLevel",
+    "Polarity",
+    "Reign",
+    "ReignYear",
+    "RuleDate",
+    "Sexagenary",
+    "SolarTermDay",
+    "all_observances",
+    "all_places",
+    "beijing_apparent_time",
+    "branch_element",
+    "branch_polarity",
+    "chinese_year",
+    "chinese_year_of",
+    "cross_check_year",
+    "date_clause",
+    "day_sexagenary",
+    "describe_day",
+    "double_hour",
+    "fasting_window",
+    "fill_date_clause",
+    "get_place",
+    "ke_of_day",
+    "local_apparent_time",
+    "local_mean_time",
+    "month_sexagenary",
+    "nayin",
+    "observances_for",
+    "occurrence_record",
+    "parse_chinese_date",
+    "parse_day",
+    "parse_reign_year",
+    "parse_sexagenary",
+    "provincial_offset_minutes",
+    "reign_by_name",
+    "reign_year",
+    "reigning_emperor",
+    "solar_term",
+    "solar_terms",
+    "stem_element",
+    "stem_polarity",
+    "to_chinese",
+    "to_gregorian",
+    "to_ical",
+    "wanshou_dates",
+    "year_sexagenary",
+]
+# --- end calendar ---

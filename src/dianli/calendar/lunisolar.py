@@ -295,3 +295,19 @@ def parse_chinese_date(text: str) -> ChineseDate:
     )
     to_gregorian(value)  # validates the month and the day
     return value
+
+
+def parse_day(text: str) -> date:
+    """A day written either way: ISO Gregorian (``1752-03-16``) or Chinese (``乾隆十七年二月初一``)."""
+    stripped = text.strip()
+    if re.fullmatch(r"-?\d{1,4}-\d{1,2}-\d{1,2}", stripped):
+        parts = [int(p) for p in stripped.lstrip("-").split("-")]
+        try:
+            day = date(parts[0], parts[1], parts[2])
+        except ValueError as exc:
+            raise UnknownValueError("Gregorian date", text, ["YYYY-MM-DD, a real day"], str(exc)) from exc
+        year_of_ordinal(day.toordinal())  # range check with a clear message
+        return day
+    if "年" in stripped:
+        return to_gregorian(parse_chinese_date(stripped))
+    raise UnknownValueError("date", text, ["YYYY-MM-DD (e.g. 1752-03-16)", "a Chinese date (e.g. 乾隆十七年二月初一)"])
