@@ -12,6 +12,7 @@ from dianli import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "texts",
     "cite",
+    "dates",
 )
 
 app = typer.Typer(
@@ -32,7 +33,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version."
+    ),
 ) -> None:
     """dianli (典禮)."""
 
