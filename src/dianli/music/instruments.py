@@ -1,0 +1,150 @@
+"""The 八音 inventory and the 樂譜 fingering of every note, as cited data (``data/instruments.yaml``)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from dianli.corpus.cite import Citation
+from dianli.corpus.normalise import fold
+from dianli.errors import DataError, UnknownValueError
+from dianli.music.findings import Finding
+from dianli.music.pitch import Note, parse_note
+from dianli.music.sources import citation, citations, load_data, require
+
+_FILE = "music/data/instruments.yaml"
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """A measurement or count of an instrument as the witness states it."""
+
+    what: str
+    text: str
+    cite: Citation
+
+
+@dataclass(frozen=True)
+class Instrument:
+    """One instrument (or the 麾, a dance implement, the voice)."""
+
+    id: str
+    name: str
+    family: str
+    timbre: str
+    pitched: bool
+    midi_program: int | None
+    midi_octave: int
+    midi_percussion: int | None
+    dimensions: tuple[Dimension, ...]
+    cite: Citation
+    notes: tuple[Citation, ...]
+
+
+@dataclass(frozen=True)
+class Fingering:
+    """How one note is played on one instrument."""
+
+    note: str
+    instrument: str
+    written: str
+    """The instrument's name as the witness writes it in this entry."""
+    text: str
+    cite: Citation
+
+
+@functools.lru_cache(maxsize=1)
+def instruments() -> tuple[Instrument, ...]:
+    """Every instrument in the order of the witness."""
+    result = []
+    for i, entry in enumerate(require(load_data("instruments.yaml"), "instruments", _FILE)):
+        where = f"{_FILE}: instruments[{i}]"
+        midi: dict[str, Any] = entry.get("midi") or {}
+        dims = tuple(
+            Dimension(d["what"], d["cite"]["quote"], citation(d["cite"], f"{where}.dimensions[{j}]"))
+            for j, d in enumerate(entry.get("dimensions") or [])
+        )
+        result.append(
+            Instrument(
+                id=require(entry, "id", where),
+                name=require(entry, "name", where),
+                family=require(entry, "family", where),
+                timbre=require(entry, "timbre", where),
+                pitched=bool(entry.get("pitched", False)),
+                midi_program=midi.get("program"),
+                midi_octave=int(midi.get("octave", 0)),
+                midi_percussion=midi.get("percussion"),
+                dimensions=dims,
+                cite=citation(require(entry, "cite", where), where),
+                notes=citations(entry.get("notes"), f"{where}.notes"),
+            )
+        )
+    return tuple(result)
+
+
+def instrument(name: str) -> Instrument:
+    """An instrument by id (``bianzhong``) or name (編鐘, 编钟)."""
+    for x in instruments():
+        if name == x.id or fold(name) == fold(x.name):
+            return x
+    raise UnknownValueError("instrument", name, [f"{x.id} ({x.name})" for x in instruments()])
+
+
+@functools.lru_cache(maxsize=1)
+def fingerings() -> tuple[Fingering, ...]:
+    """Every (note, instrument) fingering of the 樂譜."""
+    result = []
+    table = require(load_data("instruments.yaml"), "fingering", _FILE)
+    for token, by_instrument in table.items():
+        parse_note(token)
+        for inst_id, entry in by_instrument.items():
+            if inst_id.startswith("_"):
+                continue
+            where = f"{_FILE}: fingering.{token}.{inst_id}"
+            if inst_id not in {x.id for x in instruments()}:
+                raise DataError(f"{where}: unknown instrument {inst_id!r}")
+            result.append(
+                Fingering(token, inst_id, entry["written"], entry["text"], citation(entry["cite"], where))
+            )
+    return tuple(result)
+
+
+def fingered_notes() -> tuple[str, ...]:
+    """The note tokens the 樂譜 gives fingerings for."""
+    return tuple(dict.fromkeys(f.note for f in fingerings()))
+
+
+def fingering(note: str) -> tuple[Fingering, ...]:
+    """The fingering of a note (太四, 林尺 …; also 四 or 太簇) on every instrument the 樂譜 names."""
+    wanted: Note | None = None
+    try:
+        wanted = parse_note(note)
+    except UnknownValueError:
+        for token in fingered_notes():
+            parsed = parse_note(token)
+            if note.strip() in (parsed.gongche, parsed.lu) or fold(note) == fold(token):
+                wanted = parsed
+    if wanted is None or wanted.token not in fingered_notes():
+        raise UnknownValueError(
+            "note", note, fingered_notes(), "the 樂譜 fingers the six notes of the 大成樂"
+        )
+    return tuple(f for f in fingerings() if f.note == wanted.token)
+
+
+def fingering_findings() -> tuple[Finding, ...]:
+    """Entries of the 樂譜 that name the wrong instrument (e.g. 琴 where the order requires 瑟)."""
+    result = []
+    for f in fingerings():
+        expected = instrument(f.instrument)
+        if fold(f.written) != fold(expected.name) and not expected.name.endswith(f.written):
+            result.append(
+                Finding(
+                    "fingering",
+                    f"{f.note} {expected.name}",
+                    f"the 樂譜 writes {f.written} where its fixed order of instruments puts {expected.name} "
+                    f"({f.written}，{f.text})",
+                    (f.cite,),
+                )
+            )
+    return tuple(result)

@@ -1,0 +1,352 @@
+"""The 大成樂 score read from the witness: movements → phrases → characters, each with its note.
+
+The 樂章 of 臺灣府志 writes a note after every sung character, ``大(太四)哉(南工)…``. This module reads
+those pairs from each movement's section, checks them (a note with no character, a note outside the
+six syllables of the mode, a phrase that is not four characters), and cross-checks the sung text with
+the characters that the 舞譜 of 臺灣府志 and 福建通志 dance to.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from dianli.corpus.cite import Citation
+from dianli.corpus.normalise import NOTE_BRACKETS, fold, is_key_char
+from dianli.corpus.sections import find_sections
+from dianli.corpus.witnesses import load_witness
+from dianli.errors import DataError, DianliError, UnknownValueError
+from dianli.music.findings import Finding
+from dianli.music.pitch import Note, mode_cite, mode_syllables, parse_note
+from dianli.music.sources import citation, citations, load_data, require
+
+_FILE = "music/data/movements.yaml"
+MISSING_CHARACTER = "□"
+"""Shown for a note the witness writes with no character before it."""
+
+# A character (optional: the witness sometimes drops it) and the note in brackets after it.
+_PAIR_RE = re.compile(r"(?P<char>[^\s()（），；．。、:：]?)[(（](?P<note>[^()（）]{1,4})[)）]")
+
+
+@dataclass(frozen=True)
+class SungCharacter:
+    """One sung character with its note and where the witness writes them."""
+
+    char: str
+    """As written; empty when the witness gives the note without its character."""
+    note: Note
+    phrase: int
+    """1-based phrase number within the movement."""
+    position: int
+    """1-based position within the phrase."""
+    text_start: int
+    text_end: int
+    gloss_reading: str | None = None
+    """A reading supplied by the gloss (000) where the character is missing."""
+    unencoded_glyph: str = ""
+    """A private-use code point standing for a glyph the digitised witness could not encode."""
+
+    @property
+    def display(self) -> str:
+        """The character, or the gloss's reading in brackets, or □."""
+        if self.char:
+            return self.char
+        return f"[{self.gloss_reading}]" if self.gloss_reading else MISSING_CHARACTER
+
+    @property
+    def citation(self) -> Citation:
+        """The character and its note as quoted from the witness."""
+        # A missing character leaves only the note, which recurs: quote the pair before it as well.
+        start = self.text_start if self.char else max(0, self.text_start - 4)
+        quote = load_witness(score_witness()).norm.text[start : self.text_end]
+        return Citation(witness=score_witness(), quote=quote)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Four characters (one 句)."""
+
+    number: int
+    characters: tuple[SungCharacter, ...]
+
+    @property
+    def text(self) -> str:
+        """The sung words."""
+        return "".join(c.display for c in self.characters)
+
+
+@dataclass(frozen=True)
+class MovementInfo:
+    """A movement's identity: id, 禮 name, tune name, section, whether it is danced."""
+
+    id: str
+    name: str
+    tune: str
+    section: str
+    danced: bool
+    same_as: str | None
+    cite: Citation
+    gloss: tuple[tuple[int, int, str, Citation], ...]
+
+    @property
+    def title(self) -> str:
+        """e.g. 初獻 寧平."""
+        return f"{self.name} {self.tune}"
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A movement with its phrases."""
+
+    info: MovementInfo
+    phrases: tuple[Phrase, ...]
+
+    @property
+    def id(self) -> str:
+        """The movement id."""
+        return self.info.id
+
+    @property
+    def characters(self) -> tuple[SungCharacter, ...]:
+        """All sung characters in order."""
+        return tuple(c for p in self.phrases for c in p.characters)
+
+
+def score_witness() -> str:
+    """The witness whose 樂章 carries the notes."""
+    return str(require(load_data("movements.yaml"), "score_witness", _FILE))
+
+
+def _shape() -> tuple[int, int]:
+    data = load_data("movements.yaml")
+    return int(data["phrases_per_movement"]), int(data["characters_per_phrase"])
+
+
+@functools.lru_cache(maxsize=1)
+def movement_infos() -> tuple[MovementInfo, ...]:
+    """The movements in the order of the rite."""
+    result = []
+    for i, entry in enumerate(require(load_data("movements.yaml"), "movements", _FILE)):
+        where = f"{_FILE}: movements[{i}]"
+        gloss = []
+        for j, g in enumerate(entry.get("gloss", []) or []):
+            phrase, position = require(g, "position", f"{where}.gloss[{j}]")
+            gloss.append((int(phrase), int(position), str(g["reading"]), citation(g["cite"], where)))
+        result.append(
+            MovementInfo(
+                id=require(entry, "id", where),
+                name=require(entry, "name", where),
+                tune=require(entry, "tune", where),
+                section=require(entry, "section", where),
+                danced=bool(require(entry, "danced", where)),
+                same_as=entry.get("same_as"),
+                cite=citation(require(entry, "cite", where), where),
+                gloss=tuple(gloss),
+            )
+        )
+    return tuple(result)
+
+
+def movement_ids() -> tuple[str, ...]:
+    """Movement ids in the order of the rite."""
+    return tuple(m.id for m in movement_infos())
+
+
+def accepted_movement_names() -> tuple[str, ...]:
+    """What :func:`movement_info` accepts: ids, 禮 names (迎神 …) and the tune names that are unique."""
+    tunes = [m.tune for m in movement_infos()]
+    names = [m.id for m in movement_infos()] + [m.name for m in movement_infos()]
+    return tuple(names + [t for t in dict.fromkeys(tunes) if tunes.count(t) == 1])
+
+
+def movement_info(name: str) -> MovementInfo:
+    """A movement by id (``chuxian``), 禮 name (初獻, 初献) or unique tune name (寧平, 宁平).
+
+    咸平 names four movements (迎神, 徹饌, 送神, 望瘞), so it is refused with the list of them.
+    """
+    key = fold(name.strip())
+    for m in movement_infos():
+        if name.strip().lower() == m.id or key == fold(m.name) or key == fold(m.title.replace(" ", "")):
+            return m
+    by_tune = [m for m in movement_infos() if fold(m.tune) == key]
+    if len(by_tune) == 1:
+        return by_tune[0]
+    hint = ""
+    if len(by_tune) > 1:
+        hint = f"{name} is the tune of {', '.join(m.name for m in by_tune)}; name the movement instead"
+    raise UnknownValueError("movement", name, accepted_movement_names(), hint)
+
+
+def _section_span(info: MovementInfo) -> tuple[int, int, int]:
+    found = find_sections(score_witness(), info.section)
+    if not found:
+        raise DataError(f"{_FILE}: section {info.section!r} not found in {score_witness()}")
+    sec = found[0]
+    return sec.start, sec.start + len(sec.heading or ""), sec.end
+
+
+def parse_pairs(text: str, offset: int = 0) -> list[tuple[str, str, int, int]]:
+    """The (character, note token, start, end) pairs in ``text``; bracketed words that are not notes are
+    skipped only if they contain a 、 or are longer than two characters (the 有樂、無舞 remarks)."""
+    pairs = []
+    for match in _PAIR_RE.finditer(text):
+        note = match.group("note")
+        if len(note) != 2 or "、" in note:
+            continue
+        pairs.append((match.group("char"), note, offset + match.start(), offset + match.end()))
+    return pairs
+
+
+@functools.cache
+def movement(name: str) -> Movement:
+    """The parsed movement (望瘞 is 送神's music: its score is 送神's)."""
+    info = movement_info(name)
+    source = movement_info(info.same_as) if info.same_as else info
+    if source.id != info.id:
+        return Movement(info, movement(source.id).phrases)
+    start, body, end = _section_span(source)
+    text = load_witness(score_witness()).norm.text
+    pairs = parse_pairs(text[body:end], body)
+    n_phrases, per_phrase = _shape()
+    if len(pairs) != n_phrases * per_phrase:
+        raise DataError(
+            f"{_FILE}: movement {info.id!r} has {len(pairs)} notes in section {source.section!r}, "
+            f"expected {n_phrases * per_phrase}"
+        )
+    glosses = {(p, q): (r, c) for p, q, r, c in source.gloss}
+    chars = []
+    for i, (char, token, s, e) in enumerate(pairs):
+        phrase, position = i // per_phrase + 1, i % per_phrase + 1
+        try:
+            note = parse_note(token)
+        except DianliError as exc:
+            raise DataError(f"{score_witness()} {source.section}: note {token!r} — {exc}") from exc
+        reading = glosses.get((phrase, position), (None, None))[0]
+        glyph = char if char and _unencoded(char) else ""
+        char = "" if glyph else char
+        chars.append(SungCharacter(char, note, phrase, position, s, e, reading if not char else None, glyph))
+    phrases = tuple(
+        Phrase(p + 1, tuple(chars[p * per_phrase : (p + 1) * per_phrase])) for p in range(n_phrases)
+    )
+    return Movement(info, phrases)
+
+
+def suite() -> tuple[Movement, ...]:
+    """Every movement in the order of the rite."""
+    return tuple(movement(m.id) for m in movement_infos())
+
+
+# --- the dance cross-check and anomalies --------------------------------------------------------
+
+
+def dance_characters(witness: str, movement_id: str) -> tuple[tuple[str, int], ...]:
+    """The characters the 舞譜 of ``witness`` dances to, with their reading-text offsets (notes skipped).
+
+    Movements without dance (迎神, 徹饌, 送神, 望瘞) give an empty tuple.
+    """
+    info = movement_info(movement_id)
+    found = find_sections(witness, f"wupu.{info.id}")
+    if not found:
+        return ()
+    sec = found[0]
+    text = load_witness(witness).norm.text
+    begin = sec.start
+    for marker in ("之章", "之曲"):
+        at = text.find(marker, sec.start, min(sec.end, sec.start + 12))
+        if at >= 0:
+            begin = at + len(marker)
+            break
+    # Count bracket depth ourselves: the dance descriptions are notes in () or 【】 after each character.
+    closers = set(NOTE_BRACKETS.values())
+    depth = 0
+    result = []
+    for i in range(begin, sec.end):
+        char = text[i]
+        if char in NOTE_BRACKETS:
+            depth += 1
+        elif char in closers:
+            depth = max(0, depth - 1)
+        elif depth == 0 and (is_key_char(char) or _unencoded(char)):
+            result.append((char, i))
+    return tuple(result)
+
+
+def _unencoded(char: str) -> bool:
+    """A private-use code point: a glyph the digitised witness could not encode."""
+    return unicodedata.category(char) == "Co"
+
+
+def dance_witnesses() -> tuple[str, ...]:
+    """Witnesses whose 舞譜 is cross-checked against the score."""
+    return tuple(require(load_data("movements.yaml"), "dance_witnesses", _FILE))
+
+
+def score_findings() -> tuple[Finding, ...]:
+    """Anomalies of the score: missing characters, notes outside the mode, sung vs danced characters."""
+    result: list[Finding] = []
+    mode = set(mode_syllables())
+    for info in movement_infos():
+        if info.same_as:
+            continue
+        mv = movement(info.id)
+        for c in mv.characters:
+            where = f"{info.title}, phrase {c.phrase}, character {c.position}"
+            if not c.char:
+                gloss = [g for g in info.gloss if (g[0], g[1]) == (c.phrase, c.position)]
+                extra = ""
+                cites: tuple[Citation, ...] = (c.citation,)
+                if gloss:
+                    extra = f"; the modern translation (000, a gloss only) reads {gloss[0][2]}"
+                    cites += (gloss[0][3],)
+                what = (
+                    f"the character before the note ({c.note.token}) is a glyph the digitised witness could "
+                    f"not encode (private-use U+{ord(c.unencoded_glyph):04X})"
+                    if c.unencoded_glyph
+                    else f"the note ({c.note.token}) has no character before it"
+                )
+                result.append(Finding("score", where, f"{what}{extra}", cites))
+            if c.note.gongche not in mode:
+                result.append(
+                    Finding(
+                        "score",
+                        where,
+                        f"{c.display}({c.note.token}) uses {c.note.gongche}, outside the six syllables "
+                        f"{'、'.join(mode_syllables())}",
+                        (c.citation, mode_cite()),
+                    )
+                )
+        if not info.danced:
+            continue
+        sung = [c.char for c in mv.characters]
+        for witness in dance_witnesses():
+            danced = dance_characters(witness, info.id)
+            if len(danced) != len(sung):
+                result.append(
+                    Finding(
+                        "dance",
+                        f"{info.title}, {witness}",
+                        f"the 舞譜 dances {len(danced)} characters, the score sings {len(sung)}",
+                    )
+                )
+            for i, (s, (d, at)) in enumerate(zip(sung, danced, strict=False)):
+                if fold(s) != fold(d):
+                    phrase, position = i // 4 + 1, i % 4 + 1
+                    c = mv.characters[i]
+                    context = load_witness(witness).norm.text[at : at + 1]
+                    result.append(
+                        Finding(
+                            "dance",
+                            f"{info.title}, phrase {phrase}, character {position}",
+                            f"the score sings {s or MISSING_CHARACTER}, the 舞譜 of {witness} dances {d}",
+                            (c.citation, Citation(witness=witness, quote=context, section=f"wupu.{info.id}")),
+                        )
+                    )
+    return tuple(result)
+
+
+def score_citations() -> tuple[Citation, ...]:
+    """The structural citations of the score data (for the citation test)."""
+    data = load_data("movements.yaml")
+    return citations([data["structure_cite"], data["one_note_per_character_cite"]], _FILE)
