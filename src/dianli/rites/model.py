@@ -29,6 +29,8 @@ DANCE_CUES = ("hold", "dance", "stop")
 Kind = Literal["call", "action", "music_cue", "dance_cue"]
 Movement = Literal["yingshen", "chuxian", "yaxian", "zhongxian", "chezhuan", "songshen", "wangyi"]
 DanceCue = Literal["hold", "dance", "stop"]
+MusicAction = Literal["start", "pause", "resume", "stop"]
+"""舉麾 樂作 (start), 偃麾 樂暫止 (pause), 樂續作 (resume), 偃麾 櫟敔止樂 (stop)."""
 Year = Annotated[int, Field(ge=1600, le=1950)]
 
 
@@ -40,7 +42,7 @@ class Element(_Strict):
     """What every element carries: where it says so, when and where it holds, and whose reading it is.
 
     ``cite`` is the main citation, ``cites`` more (other witnesses that agree, or further clauses the
-    element covers). ``assumption`` replaces a citation where the sources are silent and the program
+    element covers); ``also_in`` lists witnesses where the main quote occurs too (same words, folded). ``assumption`` replaces a citation where the sources are silent and the program
     must choose. ``from_year``/``until_year`` are inclusive Gregorian years; ``places`` and
     ``place_levels`` restrict the element to places (ids or names from :mod:`dianli.places`) or levels;
     ``witnesses`` makes it the reading of those witnesses only, and ``variant`` names the point on which
@@ -49,6 +51,7 @@ class Element(_Strict):
 
     cite: Citation | None = None
     cites: tuple[Citation, ...] = ()
+    also_in: tuple[str, ...] = ()
     assumption: str | None = None
     from_year: Year | None = None
     until_year: Year | None = None
@@ -61,14 +64,23 @@ class Element(_Strict):
     def _sourced(self) -> Element:
         if self.cite is None and not self.cites and not self.assumption:
             raise ValueError("needs a 'cite' (witness and quote) or an 'assumption' saying why")
+        if self.also_in and self.cite is None:
+            raise ValueError("'also_in' repeats the main 'cite' quote in other witnesses: it needs a 'cite'")
         if self.from_year is not None and self.until_year is not None and self.from_year > self.until_year:
             raise ValueError(f"from_year {self.from_year} is after until_year {self.until_year}")
         return self
 
     @property
     def citations(self) -> tuple[Citation, ...]:
-        """Every citation of the element, the main one first."""
-        return ((self.cite,) if self.cite else ()) + self.cites
+        """Every citation of the element, the main one first, then ``cites``, then the main quote as
+        found in each witness of ``also_in`` (the same words, folded, in the same section)."""
+        main = (self.cite,) if self.cite else ()
+        echoes = tuple(
+            Citation(witness=w, quote=self.cite.quote, section=self.cite.section)
+            for w in self.also_in
+            if self.cite
+        )
+        return main + self.cites + echoes
 
 
 class Names(Element):
@@ -237,6 +249,7 @@ class Step(Element):
     place: str | None = None
     door: str | None = None
     music: Movement | None = None
+    music_action: MusicAction | None = None
     dance: DanceCue | None = None
     notes: str | None = None
 
