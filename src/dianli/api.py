@@ -184,3 +184,60 @@ __all__ += [
     "year_sexagenary",
 ]
 # --- end calendar ---
+
+# --- spring_ox ---
+from dianli.spring_ox.figure import SpringOx, spring_ox  # noqa: E402
+from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES  # noqa: E402
+from dianli.spring_ox.profiles import load_profile, profile_ids  # noqa: E402
+from dianli.spring_ox.report import render_text as spring_ox_text  # noqa: E402
+from dianli.spring_ox.report import to_json as spring_ox_json  # noqa: E402
+from dianli.spring_ox.svg import render_svg as spring_ox_svg  # noqa: E402
+
+__all__ += [
+    "CLOCKS",
+    "DAY_BOUNDARIES",
+    "DAY_SOURCES",
+    "SpringOx",
+    "load_profile",
+    "profile_ids",
+    "spring_ox",
+    "spring_ox_json",
+    "spring_ox_svg",
+    "spring_ox_text",
+]
+# --- end spring_ox ---
+
+# --- rites ---
+from dianli.rites.expand import NumberedStep, Placed, expand  # noqa: E402
+from dianli.rites.load import all_rites, parse_rite_file  # noqa: E402
+from dianli.rites.model import Element as RiteElement  # noqa: E402
+from dianli.rites.model import Rite, RiteFile, Step  # noqa: E402
+from dianli.rites.render import source_label as rite_source_label  # noqa: E402
+from dianli.rites.render import step_line as rite_step_line  # noqa: E402
+from dianli.rites.render import to_data as rite_to_data  # noqa: E402
+from dianli.rites.render import to_html as rite_to_html  # noqa: E402
+from dianli.rites.resolve import ResolvedRite, find_rite, resolve_rite, rite_ids  # noqa: E402
+from dianli.rites.variants import diff_rite, rite_catalogue  # noqa: E402
+
+__all__ += [
+    "NumberedStep",
+    "Placed",
+    "ResolvedRite",
+    "Rite",
+    "RiteElement",
+    "RiteFile",
+    "Step",
+    "all_rites",
+    "diff_rite",
+    "expand",
+    "find_rite",
+    "parse_rite_file",
+    "resolve_rite",
+    "rite_catalogue",
+    "rite_ids",
+    "rite_source_label",
+    "rite_step_line",
+    "rite_to_data",
+    "rite_to_html",
+]
+# --- end rites ---

@@ -13,6 +13,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "texts",
     "cite",
     "dates",
+    "rites",
 )
 
 app = typer.Typer(

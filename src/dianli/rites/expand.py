@@ -1,0 +1,293 @@
+"""Composition as the texts do it: ``extends``, ``include`` and ``overrides`` → a flat, numbered sequence.
+
+The expander knows no rite. It follows four general mechanisms:
+
+* a rite ``extends`` another: it inherits every field it does not set; its parts replace inherited parts
+  of the same id (others are appended), and its ``overrides`` apply to the whole inherited sequence;
+* a part ``extends`` another part: the base part's steps, with the part's ``overrides``, then its own;
+* an ``include`` (「如前儀」) splices another part or rite, filling ``{placeholders}`` from ``with``;
+* overrides replace text, drop steps, insert or replace steps, set a field, or mirror positions.
+
+Which elements take part is decided by a ``keep`` predicate (see :mod:`dianli.rites.resolve`), applied
+to every element before it is used, so dated, place-scoped and per-witness readings compose too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from dianli.errors import DataError
+from dianli.rites.model import Altar, Element, Include, Offering, Override, Part, Rite, Step
+
+Keep = Callable[[Element], bool]
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+TEXT_FIELDS = ("call", "action", "gloss", "place", "door", "notes")
+
+
+def keep_all(_element: Element) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A step in the expanded sequence, with the part it belongs to and how it got there."""
+
+    step: Step
+    part_id: str
+    part_title: str
+    via: tuple[Element, ...] = field(default=())
+    """The includes, extends and overrides (each cited) that brought or changed this step."""
+
+
+@dataclass(frozen=True)
+class NumberedStep:
+    number: int
+    placed: Placed
+
+    @property
+    def step(self) -> Step:
+        return self.placed.step
+
+
+def effective_rite(
+    rite_id: str, rites: Mapping[str, Rite], keep: Keep = keep_all, _seen: tuple[str, ...] = ()
+) -> Rite:
+    """The rite with everything it inherits by ``extends`` (fields it sets win; parts merge by id)."""
+    if rite_id not in rites:
+        raise DataError(f"rite {_seen[-1] if _seen else rite_id!r}: extends unknown rite {rite_id!r}")
+    rite = rites[rite_id]
+    if rite.extends is None:
+        return rite
+    if rite.extends in _seen or rite.extends == rite_id:
+        raise DataError(
+            f"rite {rite_id!r}: field extends: cycle {' → '.join((*_seen, rite_id, rite.extends))}"
+        )
+    base = effective_rite(rite.extends, rites, keep, (*_seen, rite_id))
+    own = {name: getattr(rite, name) for name in rite.model_fields_set}
+    parts = list(base.parts)
+    for part in rite.parts:
+        at = next((i for i, p in enumerate(parts) if p.id == part.id), None)
+        if at is None:
+            parts.append(part)
+        else:
+            parts[at] = part
+    own["parts"] = tuple(parts)
+    own["overrides"] = base.overrides + rite.overrides
+    own["extends"] = None
+    merged = base.model_dump(by_alias=True, exclude_unset=True)
+    merged.update({k: v for k, v in own.items()})
+    return Rite.model_validate({k: v for k, v in merged.items()})
+
+
+def _fill(text: str | None, params: Mapping[str, str], where: str) -> str | None:
+    if text is None:
+        return None
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in params:
+            raise DataError(
+                f"{where}: placeholder {{{name}}} has no value; given: {', '.join(params) or 'none'}"
+            )
+        return params[name]
+
+    return _PLACEHOLDER.sub(sub, text)
+
+
+def _fill_step(step: Step, params: Mapping[str, str], where: str) -> Step:
+    if not params and not any(_PLACEHOLDER.search(getattr(step, f) or "") for f in TEXT_FIELDS):
+        return step
+    update = {f: _fill(getattr(step, f), params, where) for f in TEXT_FIELDS}
+    return step.model_copy(update=update)
+
+
+def _matches(step: Step, ids: tuple[str, ...], tags: tuple[str, ...]) -> bool:
+    return (step.id is not None and step.id in ids) or any(t in step.tags for t in tags)
+
+
+def apply_override(seq: list[Placed], override: Override, where: str) -> list[Placed]:
+    """Apply one override to a sequence of steps (``mirror_positions`` acts on altars, not steps)."""
+    via = (override,)
+    if override.replace_text is not None:
+        rt = override.replace_text
+        fields = TEXT_FIELDS if rt.field == "all" else (rt.field,)
+        for name in fields:
+            if name not in Step.model_fields:
+                raise DataError(f"{where}: replace_text names unknown step field {name!r}")
+        out = []
+        for p in seq:
+            update = {
+                n: getattr(p.step, n).replace(rt.old, rt.new)
+                for n in fields
+                if isinstance(getattr(p.step, n), str) and rt.old in getattr(p.step, n)
+            }
+            out.append(
+                Placed(p.step.model_copy(update=update), p.part_id, p.part_title, p.via + via)
+                if update
+                else p
+            )
+        return out
+    if override.drop is not None:
+        d = override.drop
+        return [p for p in seq if not _matches(p.step, d.ids, d.tags)]
+    if override.replace_step is not None:
+        rs = override.replace_step
+        return [
+            Placed(rs.step, p.part_id, p.part_title, p.via + via) if p.step.id == rs.id else p for p in seq
+        ]
+    if override.set is not None:
+        s = override.set
+        if s.field not in Step.model_fields:
+            raise DataError(f"{where}: set names unknown step field {s.field!r}")
+        out = []
+        for p in seq:
+            if (s.id is not None and p.step.id == s.id) or (s.tag is not None and s.tag in p.step.tags):
+                data = p.step.model_dump(by_alias=True, exclude_unset=True)
+                data[s.field] = s.value
+                try:
+                    changed = Step.model_validate(data)
+                except ValueError as exc:
+                    raise DataError(f"{where}: set {s.field}={s.value!r}: {exc}") from None
+                out.append(Placed(changed, p.part_id, p.part_title, p.via + via))
+            else:
+                out.append(p)
+        return out
+    if override.insert is not None:
+        ins = override.insert
+        anchor = ins.after or ins.before
+        at = len(seq)
+        if anchor is not None:
+            found = next((i for i, p in enumerate(seq) if p.step.id == anchor), None)
+            if found is None:
+                raise DataError(f"{where}: insert anchor {anchor!r} is not a step id of the sequence")
+            at = found + 1 if ins.after else found
+        neighbour = seq[min(at, len(seq) - 1)] if seq else None
+        part_id = neighbour.part_id if neighbour else ""
+        title = neighbour.part_title if neighbour else ""
+        added = [Placed(step, part_id, title, via) for step in ins.steps]
+        return seq[:at] + added + seq[at:]
+    return seq  # mirror_positions: applied to altars by mirror_altars
+
+
+class Expander:
+    """Expands the parts of rites, with a keep predicate and memo of effective rites."""
+
+    def __init__(self, rites: Mapping[str, Rite], keep: Keep = keep_all) -> None:
+        self.rites = rites
+        self.keep = keep
+        self._effective: dict[str, Rite] = {}
+
+    def rite(self, rite_id: str) -> Rite:
+        if rite_id not in self._effective:
+            self._effective[rite_id] = effective_rite(rite_id, self.rites, self.keep)
+        return self._effective[rite_id]
+
+    def _part(self, rite: Rite, part_id: str, where: str) -> Part:
+        for part in rite.parts:
+            if part.id == part_id and self.keep(part):
+                return part
+        raise DataError(
+            f"{where}: rite {rite.id!r} has no part {part_id!r}; parts: {', '.join(p.id for p in rite.parts)}"
+        )
+
+    def _target(self, ref: str, rite: Rite, where: str) -> tuple[Rite, Part | None]:
+        rite_ref, _, part_ref = ref.partition("#")
+        target = self.rite(rite_ref) if rite_ref else rite
+        return target, (self._part(target, part_ref, where) if part_ref else None)
+
+    def sequence(self, rite_id: str, _stack: tuple[str, ...] = ()) -> list[Placed]:
+        """The whole rite: its parts in order (template parts left out), rite overrides applied."""
+        rite = self.rite(rite_id)
+        seq: list[Placed] = []
+        for part in rite.parts:
+            if part.in_sequence and self.keep(part):
+                seq.extend(self.part(rite, part, {}, (*_stack, rite_id)))
+        for override in rite.overrides:
+            if self.keep(override):
+                seq = apply_override(seq, override, f"rite {rite_id!r}: overrides")
+        return seq
+
+    def part(self, rite: Rite, part: Part, params: Mapping[str, str], stack: tuple[str, ...]) -> list[Placed]:
+        key = f"{rite.id}#{part.id}"
+        where = f"rite {rite.id!r}: part {part.id!r}"
+        if key in stack:
+            raise DataError(f"{where}: cycle {' → '.join((*stack, key))}")
+        stack = (*stack, key)
+        scope = {**params, **part.with_}
+        seq: list[Placed] = []
+        if part.extends is not None:
+            base_rite, base_part = self._target(part.extends, rite, where)
+            base = (
+                self.part(base_rite, base_part, scope, stack)
+                if base_part is not None
+                else self.sequence(base_rite.id, stack)
+            )
+            seq = [Placed(p.step, part.id, part.title, (part, *p.via)) for p in base]
+            for override in part.overrides:
+                if self.keep(override):
+                    seq = apply_override(seq, override, where)
+        for item in part.steps:
+            if not self.keep(item):
+                continue
+            if isinstance(item, Include):
+                target_rite, target_part = self._target(item.include, rite, where)
+                inner = {**scope, **item.with_}
+                sub = (
+                    self.part(target_rite, target_part, inner, stack)
+                    if target_part is not None
+                    else self.sequence(target_rite.id, stack)
+                )
+                if target_part is not None:
+                    sub = [Placed(p.step, part.id, part.title, (item, *p.via)) for p in sub]
+                else:
+                    sub = [Placed(p.step, p.part_id, p.part_title, (item, *p.via)) for p in sub]
+                for override in item.overrides:
+                    if self.keep(override):
+                        sub = apply_override(sub, override, where)
+                seq.extend(sub)
+            else:
+                seq.append(Placed(_fill_step(item, scope, where), part.id, part.title))
+        return seq
+
+
+def number(seq: list[Placed]) -> tuple[NumberedStep, ...]:
+    return tuple(NumberedStep(i, p) for i, p in enumerate(seq, start=1))
+
+
+def expand(rite_id: str, rites: Mapping[str, Rite], keep: Keep = keep_all) -> tuple[NumberedStep, ...]:
+    """The flat, numbered order of service of a rite."""
+    return number(Expander(rites, keep).sequence(rite_id))
+
+
+def _swap(text: str | None, a: str, b: str) -> str | None:
+    if text is None:
+        return None
+    return "".join(b if ch == a else a if ch == b else ch for ch in text)
+
+
+def mirror_altars(
+    altars: tuple[Altar, ...], overrides: tuple[Override, ...], keep: Keep = keep_all
+) -> tuple[Altar, ...]:
+    """Apply every ``mirror_positions`` override to the positions of altars and their offerings."""
+    result = altars
+    for override in overrides:
+        m = override.mirror_positions
+        if m is None or not keep(override):
+            continue
+
+        def flip(o: Offering, a: str = m.a, b: str = m.b) -> Offering:
+            return o.model_copy(update={"position": _swap(o.position, a, b)})
+
+        result = tuple(
+            alt.model_copy(
+                update={
+                    "position": _swap(alt.position, m.a, m.b),
+                    "offerings": tuple(flip(o) for o in alt.offerings),
+                    "items": tuple(flip(o) for o in alt.items),
+                }
+            )
+            for alt in result
+        )
+    return result

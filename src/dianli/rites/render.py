@@ -1,0 +1,118 @@
+"""Rendering a resolved rite: plain data (JSON), text lines and a self-contained HTML page."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from dianli.corpus.cite import Citation
+from dianli.rites.model import Element, Step
+from dianli.rites.resolve import ResolvedRite, preferred_citations
+from dianli.rites.vocabulary import postures
+
+
+def source_label(element: Element, witness: str) -> str:
+    """``witness「quote」`` for the first citation (the chosen witness's first), or ``assumption: …``."""
+    cites = preferred_citations(element, witness)
+    if cites:
+        return f"{cites[0].witness}「{cites[0].quote}」"
+    return f"assumption: {element.assumption}"
+
+
+def _cite_data(c: Citation) -> dict[str, str]:
+    return {"witness": c.witness, "quote": c.quote}
+
+
+def step_data(number: int, part: str, step: Step, witness: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"number": number, "part": part}
+    data.update(
+        step.model_dump(exclude_none=True, exclude_defaults=True, exclude={"cite", "cites", "also_in"})
+    )
+    if step.posture:
+        p = postures()[step.posture]
+        data["posture_counts"] = {"kneel": p.kneel, "kowtow": p.kowtow}
+    data["citations"] = [_cite_data(c) for c in preferred_citations(step, witness)]
+    if step.assumption:
+        data["assumption"] = step.assumption
+    return data
+
+
+def to_data(r: ResolvedRite) -> dict[str, Any]:
+    """Plain data for JSON output and goldens."""
+    w = r.witness
+
+    def dump(el: Element) -> dict[str, Any]:
+        d = el.model_dump(exclude_none=True, exclude_defaults=True, exclude={"cite", "cites", "also_in"})
+        d["citations"] = [_cite_data(c) for c in preferred_citations(el, w)]
+        return d
+
+    return {
+        "rite": r.rite.id,
+        "names": r.rite.names.classical,
+        "gloss": r.rite.names.gloss,
+        "place": {"id": r.place.id, "name": r.place.name, "level": str(r.place.level)},
+        "year": r.year,
+        "witness": w,
+        "governing_witness": r.governing_witness,
+        "date_rules": [dump(x) for x in r.date_rules],
+        "officiants": [dump(x) for x in r.officiants],
+        "roles": [dump(x) for x in r.roles],
+        "preparations": [dump(x) for x in r.preparations],
+        "altars": [dump(x) for x in r.altars],
+        "tablets": [dump(x) for x in r.tablets],
+        "vessels": [dump(x) for x in r.vessels],
+        "foods": [dump(x) for x in r.foods],
+        "texts": [dump(x) for x in r.texts],
+        "steps": [step_data(n.number, n.placed.part_title, n.step, w) for n in r.steps],
+    }
+
+
+def step_line(step: Step) -> str:
+    """What is said or done, in one line: 「call」 and the action, posture, place, door, cue."""
+    bits = []
+    if step.call:
+        bits.append(f"「{step.call}」")
+    if step.action:
+        bits.append(step.action)
+    if step.posture and step.posture not in (step.action or "") + (step.call or ""):
+        bits.append(f"〔{step.posture}〕")
+    if step.door:
+        bits.append(f"門：{step.door}")
+    if step.music:
+        bits.append(f"♪ {step.music}{' ' + step.music_action if step.music_action else ''}")
+    if step.dance:
+        bits.append(f"舞：{step.dance}")
+    if step.notes:
+        bits.append(f"（{step.notes}）")
+    return "　".join(bits)
+
+
+def to_html(r: ResolvedRite) -> str:
+    """A self-contained HTML page (no external resources); all text escaped."""
+    e = html.escape
+    w = r.witness
+    rows = []
+    for n in r.steps:
+        s = n.step
+        src = source_label(s, w)
+        cls = ' class="assumption"' if not s.citations else ""
+        rows.append(
+            f"<tr><td>{n.number}</td><td>{e(n.placed.part_title)}</td><td>{e(s.role or '')}</td>"
+            f"<td>{e(step_line(s))}</td><td>{e(s.gloss or '')}</td><td{cls}>{e(src)}</td></tr>"
+        )
+    offs = "".join(
+        f"<li>{e(o.function)}: {e(o.office)} <small>{e(source_label(o, w))}</small></li>"
+        for o in r.officiants
+    )
+    title = f"{r.rite.names.classical[0]} — {r.place.name} {r.year}"
+    return (
+        "<!DOCTYPE html><html lang='zh-Hant'><head><meta charset='utf-8'>"
+        f"<title>{e(title)}</title><style>body{{font-family:serif;margin:2em}}"
+        "table{border-collapse:collapse}td{border-top:1px solid #ccc;padding:.2em .5em;vertical-align:top}"
+        "small,td:last-child{color:#555;font-size:.85em}.assumption{color:#a40}</style></head><body>"
+        f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(w)}</p>"
+        f"<h2>獻官</h2><ul>{offs}</ul><h2>儀注</h2><table>"
+        "<tr><th>#</th><th>part</th><th>role</th><th>call / action</th><th>gloss</th><th>source</th></tr>"
+        + "".join(rows)
+        + "</table></body></html>\n"
+    )
