@@ -1,0 +1,171 @@
+"""Rites: schema errors, goldens of every rite's order of service, dated rules, places, witnesses."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from dianli.errors import DataError, DianliError
+from dianli.rites.load import all_rites, parse_rite_file
+from dianli.rites.render import to_data
+from dianli.rites.resolve import find_rite, resolve_rite
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "rites"
+REGEN = os.environ.get("DIANLI_REGEN_GOLDENS") == "1"
+GOLDEN_YEAR = 1752
+
+MINIMAL = """
+family: test
+rites:
+  - id: demo
+    cite: {witness: taiwan-fuzhi-9, quote: 祭社稷禮}
+    names: {classical: [祭社稷禮], gloss: demo, cite: {witness: taiwan-fuzhi-9, quote: 祭社稷禮}}
+    parts:
+      - id: p
+        title: P
+        cite: {witness: taiwan-fuzhi-9, quote: 行初獻禮}
+        steps:
+          - {kind: call, role: 通贊, call: 迎神, cite: {witness: taiwan-fuzhi-9, quote: 迎神}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("call: 迎神,", "call: 迎神, posture: 五跪,", "parts[0].steps[0]"),
+        ("call: 迎神,", "call: 迎神, colour: red,", "parts[0].steps[0].colour"),
+        ("kind: call", "kind: shout", "parts[0].steps[0].kind"),
+        ("title: P\n", "title: P\n        bogus: 1\n", "parts[0].bogus"),
+        ("    names:", "    venue: [{name: 文廟}]\n    names:", "venue[0]"),
+    ],
+)
+def test_schema_errors_name_file_rite_and_field(old: str, new: str, field: str) -> None:
+    assert parse_rite_file("demo.yaml", MINIMAL).rites[0].id == "demo"
+    with pytest.raises(DataError) as info:
+        parse_rite_file("demo.yaml", MINIMAL.replace(old, new))
+    message = str(info.value)
+    assert "demo.yaml" in message and "rite 'demo'" in message and f"field {field}" in message
+
+
+def _golden_place(rite_id: str) -> str:
+    rite = all_rites()[rite_id]
+    return rite.places[0] if rite.places else "臺灣府"
+
+
+@pytest.mark.parametrize("rite_id", sorted(all_rites()))
+def test_golden_order_of_service(rite_id: str) -> None:
+    data = to_data(resolve_rite(rite_id, _golden_place(rite_id), GOLDEN_YEAR))
+    path = GOLDEN / f"{rite_id}.json"
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if REGEN or not path.exists():
+        if not REGEN:
+            pytest.fail(f"no golden {path.name}; run with DIANLI_REGEN_GOLDENS=1 to write it")
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "tablet", "year", "hall"),
+    [
+        ("先賢朱子（熹）", "朱子", 1700, "西廡"),
+        ("先賢朱子（熹）", "朱子", 1720, "正殿（西哲）"),
+        ("先賢有子（若）", "有子", 1730, "東廡"),
+        ("先賢有子（若）", "有子", 1740, "正殿（東哲）"),
+    ],
+)
+def test_dated_tablets(name: str, tablet: str, year: int, hall: str) -> None:
+    tablets = [t for t in resolve_rite("xianshi", "臺灣府", year).tablets if t.name == name]
+    assert [t.hall for t in tablets] == [hall]
+
+
+@pytest.mark.parametrize(("year", "joins"), [(1709, False), (1710, True), (1752, True)])
+def test_military_officers_join_from_1710(year: int, joins: bool) -> None:
+    r = resolve_rite("xianshi", "福州", year)
+    assert any("把總" in o.office for o in r.officiants) is joins
+    assert any("把總" in "".join(n.step.actors) for n in r.steps) is joins
+
+
+@pytest.mark.parametrize(
+    ("place", "chief"),
+    [
+        ("福州", "福建布政使司"),
+        ("汀州府", "知府（府之掌印官）"),
+        ("臺灣府", "知府（府之掌印官）"),
+        ("長汀縣", "知縣（縣之掌印官）"),
+    ],
+)
+def test_chief_officiant_by_place(place: str, chief: str) -> None:
+    offices = [o.office for o in resolve_rite("xianshi", place, 1752).officiants if o.function == "正獻官"]
+    assert offices == [chief]
+
+
+@pytest.mark.parametrize(
+    ("rite", "place", "ok"),
+    [
+        ("changgong", "福州", True),
+        ("changgong", "汀州府", False),
+        ("常公祠", "臺灣府", False),
+        ("zhuwengong", "臺灣府", True),
+    ],
+)
+def test_local_shrines(rite: str, place: str, ok: bool) -> None:
+    if ok:
+        assert resolve_rite(rite, place, 1752).steps
+    else:
+        with pytest.raises(DianliError, match="accepted"):
+            resolve_rite(rite, place, 1752)
+
+
+@pytest.mark.parametrize(
+    ("witness", "door"),
+    [("taiwan-fuzhi-9", "西角門"), ("fujian-tongzhi-14", "西角門"), ("tingzhou-fuzhi", "兩角門")],
+)
+def test_witness_readings(witness: str, door: str) -> None:
+    doors = {n.step.door for n in resolve_rite("xianshi", "臺灣府", 1752, witness).steps if n.step.door}
+    assert door in doors and ({"西角門", "兩角門"} - {door}).isdisjoint(doors)
+
+
+def test_subsequent_offerings_drop_silk_and_prayer() -> None:
+    steps = resolve_rite("xianshi", "臺灣府", 1752).steps
+    by_part: dict[str, list[str]] = {}
+    for n in steps:
+        by_part.setdefault(n.placed.part_title, []).append(n.step.call or "")
+    assert "奠帛" in by_part["初獻"] and "讀祝文" in by_part["初獻"]
+    for part in ("亞獻", "終獻"):
+        assert (
+            "奠帛" not in by_part[part] and "讀祝文" not in by_part[part] and "詣盥洗所" not in by_part[part]
+        )
+    assert "樂奏安平之章" in by_part["亞獻"] and "樂奏景平之章" in by_part["終獻"]
+    assert (
+        steps[0].step.action and steps[0].step.action.startswith("鼓初嚴") and steps[-2].step.call == "禮畢"
+    )
+
+
+@pytest.mark.parametrize("name", ["祀先師", "祀先师", "釋奠", "xianshi", "文廟"])
+def test_rite_names(name: str) -> None:
+    assert find_rite(name) == "xianshi"
+
+
+@pytest.mark.parametrize(
+    ("args", "kind"),
+    [
+        (("nosuch", "臺灣府", 1752), "rite"),
+        (("xianshi", "京師", 1752), "place"),
+        (("xianshi", "臺灣府", 1600), "year"),
+    ],
+)
+def test_bad_input_names_value(args: tuple[str, str, int], kind: str) -> None:
+    with pytest.raises(DianliError, match=kind):
+        resolve_rite(*args)
+
+
+def test_every_citation_resolves() -> None:
+    from dianli.rites.variants import _walk
+
+    for rite in all_rites().values():
+        for path, element in _walk(rite, rite.id):
+            for cite in element.citations:
+                assert cite.resolve(), path
