@@ -139,7 +139,8 @@ def test_headings_as_the_witness_writes_them(witness: str, section: str, heading
 @pytest.mark.parametrize(
     ("name", "expected"),
     [("xianshi.chenshe", "xianshi.chenshe"), ("祀先師", "xianshi"), ("祀先师", "xianshi"), ("舞譜", "wupu"),
-     ("土牛式", "yingchun.tuniu"), ("関帝", None), ("", None)],
+     ("土牛式", "yingchun.tuniu"), ("祭至聖先師儀注", "xianshi.zhisheng"), ("附释菜礼", "xianshi.shicai"),
+     ("金類", "yue.yueqi.jin"), ("関帝", None), ("", None)],
 )  # fmt: skip
 def test_resolve_section_id(name: str, expected: str | None) -> None:
     if expected is None:

@@ -92,12 +92,13 @@ def is_within(section_id: str, other: str) -> bool:
 
 
 def resolve_section_id(name: str) -> str:
-    """Accept a section id (``xianshi.chenshe``) or a title in either script (``陳設``, ``祀先师``)."""
+    """Accept a section id (``xianshi.chenshe``), a title (``陳設``) or a heading as any witness writes
+    it (``祭至聖先師儀注``, ``祀先师乐``), in either script."""
     defs = section_defs()
     if name in defs:
         return name
     folded = fold(name)
-    matches = [d.id for d in defs.values() if folded and fold(d.title) == folded]
+    matches = sorted(_names_by_key().get(folded, set())) if folded else []
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
@@ -105,6 +106,19 @@ def resolve_section_id(name: str) -> str:
             "section", name, matches, hint="the title is ambiguous: give one of these ids"
         )
     raise UnknownValueError("section", name, [f"{d.id} ({d.title})" for d in defs.values()])
+
+
+@functools.lru_cache(maxsize=1)
+def _names_by_key() -> dict[str, set[str]]:
+    """Folded titles and witness headings, each with the section ids it names."""
+    names: dict[str, set[str]] = {}
+    for definition in section_defs().values():
+        names.setdefault(fold(definition.title), set()).add(definition.id)
+    for witness_id in witness_ids():
+        for section in sections(witness_id):
+            if section.heading and fold(section.heading):
+                names.setdefault(fold(section.heading), set()).add(section.id)
+    return names
 
 
 @functools.cache
