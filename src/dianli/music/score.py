@@ -206,7 +206,7 @@ def movement(name: str) -> Movement:
     source = movement_info(info.same_as) if info.same_as else info
     if source.id != info.id:
         return Movement(info, movement(source.id).phrases)
-    start, body, end = _section_span(source)
+    _start, body, end = _section_span(source)
     text = load_witness(score_witness()).norm.text
     pairs = parse_pairs(text[body:end], body)
     n_phrases, per_phrase = _shape()

@@ -1,0 +1,115 @@
+"""``dianli music``: the 大成樂 as score, timeline, MIDI and audio; fingerings and findings."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.progress import Progress
+
+from dianli.api import (
+    MUSIC_FORMATS,
+    Tuning,
+    accepted_movement_names,
+    default_huangzhong_hz,
+    default_timing,
+    fingering,
+    instrument,
+    movement_info,
+    music_findings,
+    render_movement,
+    render_suite,
+)
+from dianli.cli.common import console, run_guarded, write_text_output
+
+SUBCOMMANDS = ("suite", "fingering", "findings")
+
+
+def _fingering(note: str | None) -> None:
+    if note is None:
+        raise typer.BadParameter("give a note, e.g. dianli music fingering 太四")
+    for f in fingering(note):
+        console.print(f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]")
+
+
+def _findings(as_json: bool) -> None:
+    found = music_findings()
+    if as_json:
+        write_text_output(json.dumps([f.as_dict() for f in found], ensure_ascii=False, indent=2), None)
+        return
+    for f in found:
+        console.print(f"[bold]{f.topic}[/] {f.subject}: {f.message}")
+
+
+def _suite(fmt: str, out: str | None, timing: object, tuning: Tuning) -> None:
+    path = out or f"dacheng.{fmt}"
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("大成樂 suite", total=None)
+
+        def step(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        result = render_suite(fmt, path, timing, tuning, step)  # type: ignore[arg-type]
+    if path == "-":
+        write_text_output(result, None)
+    else:
+        console.print(f"wrote {result}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``dianli music``."""
+
+    @app.command("music")
+    @run_guarded
+    def music(
+        target: str = typer.Argument(
+            ...,
+            help="A movement (迎神 初獻 亞獻 終獻 徹饌 送神 望瘞; 寧平 安平 景平; ids such as chuxian), "
+            "or: suite | fingering NOTE | findings.",
+        ),
+        note: str = typer.Argument(None, help="For 'fingering': a note such as 太四."),
+        fmt: str = typer.Option("wav", "--format", "-f", help=f"One of {', '.join(MUSIC_FORMATS)}."),
+        out: str = typer.Option(None, "-o", "--output", help="Output file ('-' = stdout, json only)."),
+        character_seconds: float = typer.Option(None, help="Seconds per sung character (an assumption)."),
+        stroke_seconds: float = typer.Option(None, help="Seconds per percussion stroke (an assumption)."),
+        tuning: str = typer.Option(
+            "sanfen", help="Tuning: sanfen (三分損益), stated (pipe lengths) or equal."
+        ),
+        huangzhong_hz: float = typer.Option(None, help="Absolute pitch of 黃鐘 in Hz (an assumption)."),
+        as_json: bool = typer.Option(False, "--json", help="findings: print JSON."),
+    ) -> None:
+        """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`."""
+        if target == "fingering":
+            _fingering(note)
+            return
+        if target == "findings":
+            _findings(as_json)
+            return
+        timing = default_timing(character_seconds, stroke_seconds)
+        tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())
+        if fmt not in MUSIC_FORMATS:
+            from dianli.api import UnknownValueError
+
+            raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
+        if target == "suite":
+            _suite(fmt, out, timing, tun)
+            return
+        try:
+            info = movement_info(target)
+        except Exception as exc:
+            from dianli.api import UnknownValueError
+
+            if isinstance(exc, UnknownValueError):
+                raise UnknownValueError(
+                    "movement",
+                    target,
+                    (*accepted_movement_names(), *SUBCOMMANDS),
+                    str(exc).split(". ", 1)[-1] if ". " in str(exc) else "",
+                ) from exc
+            raise
+        path = out or ("-" if fmt == "json" else f"{info.id}.{fmt}")
+        result = render_movement(info.id, fmt, path, timing, tun)
+        if path == "-":
+            write_text_output(result, None)
+        else:
+            console.print(f"wrote {result}")

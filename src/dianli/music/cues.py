@@ -1,0 +1,373 @@
+"""The cue engine: the score and the cue rules of ``data/cues.yaml`` → one timeline of events.
+
+The engine knows nothing of any instrument: it walks rite → movement → phrase → character, and at each
+anchor applies the rules that name it, in order. Each rule yields strokes (a count, a list of labelled
+strokes, a written drum pattern, or a sequence of instruments), a call, or the sung note itself.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from dianli.corpus.cite import Citation
+from dianli.errors import DataError, OutOfRangeError
+from dianli.music.pitch import lu
+from dianli.music.score import Movement, SungCharacter, movement, movement_info, movement_infos
+from dianli.music.sources import citations, load_data, require
+
+_FILE = "music/data/cues.yaml"
+ANCHORS: tuple[str, ...] = (
+    "rite_start",
+    "movement_start",
+    "phrase_start",
+    "character_start",
+    "character",
+    "character_end",
+    "phrase_end",
+    "movement_end",
+    "rite_end",
+)
+PATTERN_GROUP_SEPARATOR = "、"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Durations in seconds (assumptions; see ``timing`` in data/cues.yaml)."""
+
+    character_s: float
+    stroke_s: float
+    named_s: dict[str, float] = field(default_factory=dict)
+
+    def seconds(self, key: str) -> float:
+        """A named duration."""
+        if key == "character_s":
+            return self.character_s
+        if key == "stroke_s":
+            return self.stroke_s
+        if key not in self.named_s:
+            raise DataError(f"{_FILE}: unknown timing {key!r}; known: {sorted(self.named_s)}")
+        return self.named_s[key]
+
+
+def default_timing(character_s: float | None = None, stroke_s: float | None = None) -> Timing:
+    """The timing of data/cues.yaml, optionally with another character or stroke duration."""
+    spec = require(load_data("cues.yaml"), "timing", _FILE)
+    named = {k: float(v) for k, v in spec.items() if k.endswith("_s")}
+    char_s = float(named["character_s"] if character_s is None else character_s)
+    stroke = float(named["stroke_s"] if stroke_s is None else stroke_s)
+    for name, value in (("character seconds", char_s), ("stroke seconds", stroke)):
+        if not 0.05 <= value <= 60:
+            raise OutOfRangeError(name, value, "0.05 to 60 seconds")
+    return Timing(char_s, stroke, named)
+
+
+def timing_assumption() -> str:
+    """The tempo assumption, as shown to users."""
+    return str(load_data("cues.yaml")["timing"]["assumption"])
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that sounds or is done: a stroke, a note, a call or an action."""
+
+    time_s: float
+    duration_s: float
+    kind: str
+    """``stroke``, ``note``, ``call`` or ``action``."""
+    instrument: str | None
+    role: str | None
+    label: str
+    rule: str
+    movement: str | None = None
+    phrase: int | None = None
+    character: int | None = None
+    """1-based position of the character within its phrase."""
+    lu: str | None = None
+    lyric: str | None = None
+    position: str | None = None
+    hand: str | None = None
+    velocity: int = 90
+    counted: bool = True
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready mapping (None fields left out)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One cue rule (see the header of data/cues.yaml)."""
+
+    id: str
+    at: str
+    order: int
+    spec: dict[str, Any]
+    cites: tuple[Citation, ...]
+
+    def applies(self, mv: Movement | None) -> bool:
+        """Whether the rule's ``when`` condition holds for the movement."""
+        when = self.spec.get("when") or {}
+        if mv is None:
+            return not when
+        if "movements" in when and mv.id not in when["movements"]:
+            return False
+        return not ("danced" in when and bool(when["danced"]) != mv.info.danced)
+
+
+@functools.lru_cache(maxsize=1)
+def rules() -> tuple[Rule, ...]:
+    """Every cue rule, validated."""
+    result = []
+    for i, entry in enumerate(require(load_data("cues.yaml"), "rules", _FILE)):
+        where = f"{_FILE}: rules[{i}]"
+        at = require(entry, "at", where)
+        if at not in ANCHORS:
+            raise DataError(f"{where}: unknown anchor {at!r}; known: {', '.join(ANCHORS)}")
+        if not any(k in entry for k in ("count", "strokes", "pattern", "sequence", "call", "instruments")):
+            raise DataError(f"{where}: a rule needs count, strokes, pattern, sequence, call or instruments")
+        result.append(
+            Rule(
+                require(entry, "id", where),
+                at,
+                int(entry.get("order", 0)),
+                entry,
+                citations(entry.get("cite"), where),
+            )
+        )
+    return tuple(sorted(result, key=lambda r: (ANCHORS.index(r.at), r.order)))
+
+
+def _stroke_kinds() -> dict[str, dict[str, Any]]:
+    kinds = require(load_data("cues.yaml"), "stroke_kinds", _FILE)
+    return {k: v for k, v in kinds.items() if isinstance(v, dict) and "hand" in v}
+
+
+@dataclass(frozen=True)
+class _Context:
+    movement: Movement | None = None
+    movement_index: int = 0
+    phrase: int | None = None
+    character: SungCharacter | None = None
+    pitch_chars: tuple[SungCharacter, ...] = ()
+
+
+def _pitch(rule: Rule, ctx: _Context) -> str | None:
+    spec = rule.spec.get("pitch")
+    if spec is None:
+        return None
+    if spec == "character":
+        return ctx.character.note.lu if ctx.character else None
+    if spec in ("first", "last"):
+        if not ctx.pitch_chars:
+            return None
+        return (ctx.pitch_chars[0] if spec == "first" else ctx.pitch_chars[-1]).note.lu
+    return lu(str(spec)).id
+
+
+def _cycled(rule: Rule, ctx: _Context) -> tuple[str | None, str | None]:
+    """(position, hand) chosen by the rule's cycle, if any."""
+    cycle = rule.spec.get("cycle")
+    if not cycle:
+        return None, None
+    over = cycle["over"]
+    index = {
+        "movement_in_suite": ctx.movement_index,
+        "phrase_in_movement": (ctx.phrase or 1) - 1,
+        "character_in_phrase": (ctx.character.position - 1) if ctx.character else 0,
+    }.get(over)
+    if index is None:
+        raise DataError(f"{_FILE}: rule {rule.id!r}: unknown cycle.over {over!r}")
+    value = str(cycle["values"][index % len(cycle["values"])])
+    return (None, value) if cycle.get("field") == "hand" else (value, None)
+
+
+def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> list[Event]:
+    """The events of one rule starting at ``start_s`` (relative order kept, times absolute)."""
+    spec = rule.spec
+    interval = timing.seconds(spec["interval"]) if "interval" in spec else timing.stroke_s
+    base = {
+        "rule": rule.id,
+        "movement": ctx.movement.id if ctx.movement else None,
+        "phrase": ctx.phrase,
+        "character": ctx.character.position if ctx.character else None,
+    }
+    position, hand = _cycled(rule, ctx)
+    pitch = _pitch(rule, ctx)
+    events: list[Event] = []
+    t = start_s + (timing.seconds(spec["offset"]) if "offset" in spec else 0.0)
+    if "instruments" in spec:
+        lyric = ctx.character.display if ctx.character else None
+        for inst in spec["instruments"]:
+            events.append(Event(t, interval, "note", inst, None, lyric or "", lu=pitch, lyric=lyric, **base))
+        return events
+    if "call" in spec:
+        tune = ctx.movement.info.tune if ctx.movement else ""
+        text = str(spec["call"]).format(tune=tune)
+        events.append(Event(t, 0.0, "action", None, spec["role"], spec.get("action", ""), **base))
+        events.append(Event(t, interval, "call", None, spec["role"], text, **base))
+        return events
+    if "role_action" in spec:
+        ra = spec["role_action"]
+        events.append(
+            Event(t, 0.0, "action", None, ra["role"], f"{spec.get('label', '')}：{ra['action']}", **base)
+        )
+    if "pattern" in spec:
+        kinds = _stroke_kinds()
+        for g, group in enumerate(str(spec["pattern"]).split(PATTERN_GROUP_SEPARATOR)):
+            if g:
+                t += timing.seconds("tuogu_group_gap_s") - interval
+            for syllable in group:
+                kind = kinds.get(syllable)
+                if kind is None:
+                    raise DataError(f"{_FILE}: rule {rule.id!r}: unknown stroke {syllable!r}")
+                events.append(
+                    Event(
+                        t,
+                        interval,
+                        "stroke",
+                        spec["instrument"],
+                        None,
+                        f"{spec.get('label', '')} {syllable}",
+                        hand=kind["hand"],
+                        velocity=int(kind["velocity"]),
+                        counted=bool(kind["counted"]),
+                        **base,
+                    )
+                )
+                t += interval
+        return events
+    if "sequence" in spec:
+        for _ in range(int(spec.get("times", 1))):
+            for step in spec["sequence"]:
+                events.append(Event(t, interval, "stroke", step["instrument"], None, step["label"], **base))
+                t += interval
+        return events
+    labels = (
+        [str(s) for s in spec["strokes"]]
+        if "strokes" in spec
+        else [str(spec.get("label", "擊"))] * int(spec["count"])
+    )
+    for label in labels:
+        events.append(
+            Event(
+                t,
+                interval,
+                "stroke",
+                spec["instrument"],
+                None,
+                label,
+                lu=pitch,
+                position=position,
+                hand=hand,
+                **base,
+            )
+        )
+        t += interval
+    return events
+
+
+def _apply(anchor: str, ctx: _Context, start_s: float, timing: Timing) -> tuple[list[Event], float]:
+    """Apply every rule at ``anchor``; return the events and the time at which the anchor ends."""
+    events: list[Event] = []
+    t = start_s
+    previous_start = start_s
+    for rule in rules():
+        if rule.at != anchor or not rule.applies(ctx.movement):
+            continue
+        begin = previous_start if rule.spec.get("sync") == "previous" else t
+        produced = _rule_events(rule, ctx, begin, timing)
+        events.extend(produced)
+        previous_start = begin
+        if not rule.spec.get("overlap"):
+            end = max((e.time_s + e.duration_s for e in produced), default=begin)
+            t = max(t, end)
+    return events, t
+
+
+def movement_index(movement_id: str) -> int:
+    """0-based position of a movement in the suite (drives the 鎛鐘 and 特磬 rotations)."""
+    return [m.id for m in movement_infos()].index(movement_info(movement_id).id)
+
+
+def _movement_events(mv: Movement, start_s: float, timing: Timing) -> tuple[list[Event], float]:
+    index = movement_index(mv.id)
+    chars = mv.characters
+    events, t = _apply("movement_start", _Context(mv, index, pitch_chars=chars), start_s, timing)
+    for phrase in mv.phrases:
+        pctx = _Context(mv, index, phrase.number, pitch_chars=phrase.characters)
+        produced, t = _apply("phrase_start", pctx, t, timing)
+        events += produced
+        for c in phrase.characters:
+            cctx = replace(pctx, character=c)
+            overlapping, _ = _apply("character_start", cctx, t, timing)
+            body, t = _apply("character", cctx, t, timing)
+            ending, t = _apply("character_end", cctx, t, timing)
+            events += overlapping + body + ending
+        produced, t = _apply("phrase_end", pctx, t, timing)
+        events += produced
+    produced, t = _apply("movement_end", _Context(mv, index, pitch_chars=chars), t, timing)
+    return events + produced, t
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """Every event of one movement or of the whole suite, sorted by time."""
+
+    events: tuple[Event, ...]
+    duration_s: float
+    movements: tuple[str, ...]
+
+    def count(
+        self, instrument: str | None = None, rule: str | None = None, counted_only: bool = False
+    ) -> int:
+        """How many events match."""
+        return sum(
+            1
+            for e in self.events
+            if (instrument is None or e.instrument == instrument)
+            and (rule is None or e.rule == rule)
+            and (not counted_only or e.counted)
+        )
+
+
+def timeline(movement_id: str, timing: Timing | None = None) -> Timeline:
+    """The timeline of one movement (without the rite's opening and closing drums)."""
+    timing = timing or default_timing()
+    mv = movement(movement_id)
+    events, end = _movement_events(mv, 0.0, timing)
+    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), end, (mv.id,))
+
+
+def suite_timeline(timing: Timing | None = None, movement_ids: tuple[str, ...] | None = None) -> Timeline:
+    """The whole rite's music: 鼉鼓 opening, every movement in order, 鼉鼓 close."""
+    timing = timing or default_timing()
+    ids = movement_ids or tuple(m.id for m in movement_infos())
+    events, t = _apply("rite_start", _Context(), 0.0, timing)
+    for mid in ids:
+        produced, t = _movement_events(movement(mid), t, timing)
+        events += produced
+    produced, t = _apply("rite_end", _Context(), t, timing)
+    events += produced
+    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), t, ids)
+
+
+def character_times(movement_id: str, timing: Timing | None = None) -> list[tuple[str, float, float]]:
+    """For the dance: each sung character of a movement with its start and end in seconds.
+
+    Times are from the start of the movement (its 麾 call), one entry per character in order; a
+    character the witness lost is shown as the gloss's reading in brackets, or □.
+    """
+    voice = [e for e in timeline(movement_id, timing).events if e.rule == "sung" and e.instrument == "voice"]
+    return [(e.lyric or "", e.time_s, e.time_s + e.duration_s) for e in voice]
+
+
+def rule_assumptions() -> dict[str, str]:
+    """Assumptions the rules make (pitch of unpitched frames, one step per character), by rule id."""
+    out: dict[str, str] = {}
+    for r in rules():
+        text = r.spec.get("pitch_assumption") or r.spec.get("assumption")
+        if text:
+            out[r.id] = " ".join(str(text).split())
+    return out
