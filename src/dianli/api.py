@@ -241,3 +241,75 @@ __all__ += [
     "rite_to_html",
 ]
 # --- end rites ---
+
+# --- music ---
+from dianli.music.cues import (  # noqa: E402
+    Event,
+    Timeline,
+    Timing,
+    character_times,
+    default_timing,
+    suite_timeline,
+    timeline,
+)
+from dianli.music.findings import Finding  # noqa: E402
+from dianli.music.instruments import Fingering, Instrument, fingering, instrument, instruments  # noqa: E402
+from dianli.music.pitch import (  # noqa: E402
+    Tuning,
+    cents_table,
+    default_huangzhong_hz,
+    gongche,
+    lu,
+    lus,
+    parse_note,
+)
+from dianli.music.render import MUSIC_FORMATS, music_findings, render_movement, render_suite  # noqa: E402
+from dianli.music.score import (  # noqa: E402
+    Movement,
+    SungCharacter,
+    accepted_movement_names,
+    movement,
+    movement_ids,
+    movement_info,
+    suite,
+)
+
+__all__ += [
+    "MUSIC_FORMATS",
+    "Event",
+    "Finding",
+    "Fingering",
+    "Instrument",
+    "Movement",
+    "SungCharacter",
+    "Timeline",
+    "Timing",
+    "Tuning",
+    "accepted_movement_names",
+    "cents_table",
+    "character_times",
+    "default_huangzhong_hz",
+    "default_timing",
+    "fingering",
+    "gongche",
+    "instrument",
+    "instruments",
+    "lu",
+    "lus",
+    "movement",
+    "movement_ids",
+    "movement_info",
+    "music_findings",
+    "parse_note",
+    "render_movement",
+    "render_suite",
+    "suite",
+    "suite_timeline",
+    "timeline",
+]
+
+# --- coverage ---
+from dianli.coverage import TARGET_PERCENT, ClauseCoverage, SectionFigure, clause_coverage, section_figures  # noqa: E402
+
+__all__ += ["TARGET_PERCENT", "ClauseCoverage", "SectionFigure", "clause_coverage", "section_figures"]
+# --- end coverage ---

@@ -13,7 +13,10 @@ COMMAND_MODULES: tuple[str, ...] = (
     "texts",
     "cite",
     "dates",
+    "spring_ox",
     "rites",
+    "music",
+    "coverage",
 )
 
 app = typer.Typer(

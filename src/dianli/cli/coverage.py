@@ -1,0 +1,42 @@
+"""``dianli coverage``: how much of each witness's ritual sections the data covers."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from dianli.api import TARGET_PERCENT, clause_coverage, section_figures, witness_ids
+from dianli.cli.common import console, run_guarded
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("coverage")
+    @run_guarded
+    def coverage(
+        witness: str | None = typer.Option(None, "--witness", "-w", help="One witness only."),
+        section: str | None = typer.Option(
+            None, "--section", "-s", help="One top-level section (xianshi …)."
+        ),
+        uncovered: bool = typer.Option(False, "--uncovered", help="List the uncovered clauses."),
+    ) -> None:
+        """Clauses covered by cited data or marked not procedural, per witness and section."""
+        if witness is not None and witness not in witness_ids():
+            from dianli.api import UnknownValueError
+
+            raise UnknownValueError("witness", witness, witness_ids())
+        for wit in [witness] if witness else witness_ids():
+            table = Table("section", "covered", "total", "%", title=f"{wit} (target {TARGET_PERCENT:.0f}%)")
+            for f in section_figures(wit):
+                if section and f.section != section:
+                    continue
+                mark = "green" if f.percent >= TARGET_PERCENT else "red"
+                table.add_row(f.section, str(f.covered), str(f.total), f"[{mark}]{f.percent:.1f}[/]")
+            console.print(table)
+            for item in clause_coverage(wit):
+                c = item.clause
+                if section and c.section.split(".")[0] != section:
+                    continue
+                if item.covered_by and item.covered_by.startswith("not procedural"):
+                    console.print(f"  [dim]{c.section}[/] {c.text[:40]} — {item.covered_by}")
+                elif uncovered and item.covered_by is None:
+                    console.print(f"  [red]uncovered[/] {c.section} {c.text[:60]}")

@@ -1,0 +1,162 @@
+"""Coverage: which clause of each witness's ritual sections some package data cites, or marks not procedural.
+
+Every YAML file under the package is walked (rites, music, dance, spring ox, calendar … — no list of
+domains): every mapping with ``witness`` and ``quote`` is a citation; a mapping with ``cite`` and
+``also_in`` cites the same quote in those witnesses too. ``rites/data/not_procedural.yaml`` marks clauses
+(history, commentary) as not procedural, each with its reason. A clause is covered when a resolved
+citation overlaps it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import yaml
+
+from dianli.corpus.cite import CitationError, resolve
+from dianli.corpus.clauses import Clause, clauses
+from dianli.corpus.witnesses import witness_ids
+from dianli.errors import UnknownValueError
+
+NOT_PROCEDURAL = ("rites", "data", "not_procedural.yaml")
+EXCLUDED_SECTIONS = ("front", "back")
+"""Title lines and colophon: not ritual sections."""
+TARGET_PERCENT = 95.0
+DEFERRED_SECTIONS = ("yue", "wupu")
+"""Brought to the target by the music and dance work; reported, not yet held to the target."""
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ClauseCoverage:
+    clause: Clause
+    covered_by: str | None
+    """'cited' or 'not procedural: reason', or None when uncovered."""
+
+
+@dataclass(frozen=True)
+class SectionFigure:
+    witness: str
+    section: str
+    total: int
+    covered: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.covered / self.total if self.total else 100.0
+
+
+def _yaml_files(root: Traversable) -> Iterator[Traversable]:
+    for entry in root.iterdir():
+        if entry.is_dir():
+            yield from _yaml_files(entry)
+        elif entry.name.endswith((".yaml", ".yml")):
+            yield entry
+
+
+def _citations(node: Any) -> Iterator[tuple[str, str, str | None]]:
+    if isinstance(node, dict):
+        if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str):
+            section = node.get("section")
+            yield node["witness"], node["quote"], section if isinstance(section, str) else None
+        cite = node.get("cite")
+        if (
+            isinstance(cite, dict)
+            and isinstance(node.get("also_in"), list)
+            and isinstance(cite.get("quote"), str)
+        ):
+            for witness in node["also_in"]:
+                yield str(witness), cite["quote"], cite.get("section")
+        for value in node.values():
+            yield from _citations(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _citations(value)
+
+
+def _spans_of(items: Iterator[tuple[str, str, str | None]]) -> dict[str, list[Span]]:
+    spans: dict[str, list[Span]] = {}
+    for witness, quote, section in items:
+        if witness not in witness_ids():
+            continue
+        try:
+            found = resolve(witness, quote, section)
+        except (CitationError, UnknownValueError):
+            continue  # the citation test reports it; coverage only counts what resolves
+        spans.setdefault(witness, []).append((found.text_start, found.text_end))
+    return spans
+
+
+@functools.cache
+def cited_spans() -> dict[str, tuple[Span, ...]]:
+    """Every resolved citation span of package data, by witness (sorted)."""
+    root = resources.files("dianli")
+    items: list[tuple[str, str, str | None]] = []
+    for path in _yaml_files(root):
+        if path.name == NOT_PROCEDURAL[-1]:
+            continue
+        try:
+            items.extend(_citations(yaml.safe_load(path.read_text(encoding="utf-8"))))
+        except yaml.YAMLError:
+            continue
+    return {w: tuple(sorted(s)) for w, s in _spans_of(iter(items)).items()}
+
+
+@functools.cache
+def not_procedural() -> dict[str, tuple[tuple[int, int, str], ...]]:
+    """Spans marked not procedural, with their reasons, by witness."""
+    path = resources.files("dianli").joinpath(*NOT_PROCEDURAL)
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    out: dict[str, list[tuple[int, int, str]]] = {}
+    for entry in (raw or {}).get("clauses", []):
+        found = resolve(entry["witness"], entry["quote"], entry.get("section"))
+        out.setdefault(entry["witness"], []).append((found.text_start, found.text_end, entry["reason"]))
+    return {w: tuple(v) for w, v in out.items()}
+
+
+def _overlaps(spans: tuple[Span, ...], start: int, end: int) -> bool:
+    at = bisect.bisect_left(spans, (end, end))
+    return any(s < end and e > start for s, e in spans[max(0, at - 64) : at])
+
+
+def clause_coverage(witness: str) -> tuple[ClauseCoverage, ...]:
+    """Every clause of the witness's ritual sections with what covers it."""
+    spans = cited_spans().get(witness, ())
+    marks = not_procedural().get(witness, ())
+    result = []
+    for clause in clauses(witness):
+        if clause.section.split(".")[0] in EXCLUDED_SECTIONS:
+            continue
+        by: str | None = "cited" if _overlaps(spans, clause.start, clause.end) else None
+        if by is None:
+            reason = next((r for s, e, r in marks if s < clause.end and e > clause.start), None)
+            by = f"not procedural: {reason}" if reason else None
+        result.append(ClauseCoverage(clause, by))
+    return tuple(result)
+
+
+def section_figures(witness: str) -> tuple[SectionFigure, ...]:
+    """Covered/total per top-level section of a witness."""
+    totals: dict[str, list[int]] = {}
+    for item in clause_coverage(witness):
+        top = item.clause.section.split(".")[0]
+        counts = totals.setdefault(top, [0, 0])
+        counts[0] += 1
+        counts[1] += item.covered_by is not None
+    return tuple(SectionFigure(witness, s, t, c) for s, (t, c) in totals.items())
+
+
+def below_target(witness: str) -> tuple[SectionFigure, ...]:
+    """Sections held to the target that fall below it."""
+    return tuple(
+        f
+        for f in section_figures(witness)
+        if f.section not in DEFERRED_SECTIONS and f.percent < TARGET_PERCENT
+    )
