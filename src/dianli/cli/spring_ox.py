@@ -1,0 +1,114 @@
+"""``dianli spring-ox YEAR``: the spring ox and the Mang god of a year, as text, JSON and an SVG picture."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dianli.api import (
+    CLOCKS,
+    DAY_BOUNDARIES,
+    DAY_SOURCES,
+    UnknownValueError,
+    spring_ox,
+    spring_ox_json,
+    spring_ox_svg,
+    spring_ox_text,
+)
+from dianli.cli.common import run_guarded, write_text_output
+
+
+class Rule(StrEnum):
+    gazetteer = "gazetteer"
+    almanac = "almanac"
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _parse_options(options: list[str]) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key or not value:
+            raise UnknownValueError(
+                "--option", option, ["ATTRIBUTE=READING, e.g. ox.halter=year-stem-overcomer"]
+            )
+        chosen[key.strip()] = value.strip()
+    return chosen
+
+
+@run_guarded
+def _spring_ox(
+    year: int,
+    place: str | None,
+    rule: Rule,
+    svg: Path | None,
+    output_format: OutputFormat,
+    clock: str | None,
+    day_source: str | None,
+    boundary: str | None,
+    option: list[str],
+) -> None:
+    result = spring_ox(
+        year,
+        place=place,
+        rule=rule.value,
+        clock=clock,
+        day_source=day_source,
+        boundary=boundary,
+        choices=_parse_options(option),
+    )
+    if output_format is OutputFormat.json:
+        write_text_output(json.dumps(spring_ox_json(result), ensure_ascii=False, indent=2), None)
+    else:
+        write_text_output(spring_ox_text(result), None)
+    if svg is not None:
+        svg.write_text(spring_ox_svg(result), encoding="utf-8")
+        typer.echo(f"picture written to {svg}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("spring-ox")
+    def spring_ox_command(
+        year: Annotated[
+            int, typer.Argument(help="Gregorian year whose 立春 begins the ox's year (1644–2200).")
+        ],
+        place: Annotated[
+            str | None,
+            typer.Option("--place", "-p", help="Place (id or name) for local time; default fuzhou."),
+        ] = None,
+        rule: Annotated[
+            Rule, typer.Option("--rule", "-r", help="Rule set: gazetteer or almanac.")
+        ] = Rule.gazetteer,
+        svg: Annotated[
+            Path | None, typer.Option("--svg", help="Also draw the ox and the god to this SVG file.")
+        ] = None,
+        output_format: Annotated[
+            OutputFormat, typer.Option("--format", "-f", help="text or json.")
+        ] = OutputFormat.text,
+        clock: Annotated[
+            str | None,
+            typer.Option(
+                "--clock", help=f"Clock for the 時辰: {', '.join(CLOCKS)} (default: the rule set's)."
+            ),
+        ] = None,
+        day_source: Annotated[
+            str | None, typer.Option("--day-source", help=f"Day of 立春 from: {', '.join(DAY_SOURCES)}.")
+        ] = None,
+        boundary: Annotated[
+            str | None, typer.Option("--boundary", help=f"Where the day begins: {', '.join(DAY_BOUNDARIES)}.")
+        ] = None,
+        option: Annotated[
+            list[str] | None,
+            typer.Option("--option", "-o", help="Choose a reading of a disputed point: ATTRIBUTE=READING."),
+        ] = None,
+    ) -> None:
+        """The spring ox (土牛) and the Mang god (芒神) of a year: every attribute with its reason and source."""
+        _spring_ox(year, place, rule, svg, output_format, clock, day_source, boundary, option or [])
