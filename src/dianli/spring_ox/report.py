@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dianli.spring_ox.figure import SpringOx
-from dianli.spring_ox.lichun import Reading
+from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES, Reading, Scenario
 from dianli.spring_ox.profiles import Evidence
 from dianli.spring_ox.rules import Outcome, Value
 
@@ -55,6 +55,19 @@ def _value_lines(outcome: Outcome, indent: str) -> list[str]:
     return lines
 
 
+def scenario_group_label(scenarios: tuple[Scenario, ...]) -> str:
+    """A group of scenarios by what they share: ``boundary zi-initial (any clock, any day source)``."""
+    dims = (("clock", CLOCKS), ("day_source", DAY_SOURCES), ("boundary", DAY_BOUNDARIES))
+    fixed, free = [], []
+    for name, accepted in dims:
+        values = sorted({getattr(sc, name) for sc in scenarios})
+        if set(values) == set(accepted):
+            free.append(f"any {name.replace('_', ' ')}")
+        else:
+            fixed.append(f"{name.replace('_', ' ')} {'/'.join(values)}")
+    return ", ".join(fixed) + (f" ({', '.join(free)})" if free else "")
+
+
 def render_text(result: SpringOx) -> str:
     lc = result.lichun
     out: list[str] = []
@@ -95,8 +108,7 @@ def render_text(result: SpringOx) -> str:
     for variation in result.variations:
         out.append(f"  {variation.label} ({variation.attribute}):")
         for text, scenarios in variation.values:
-            labels = "; ".join(sc.label for sc in scenarios)
-            out.append(f"    {text}  ← {labels}")
+            out.append(f"    {text}  ← {scenario_group_label(scenarios)}")
     out.append("")
     out.append(f"Where the {result.other_profile} rule set differs (same 立春 reading)")
     for diff in result.differences:
