@@ -25,7 +25,8 @@ from importlib import resources
 
 from dianli.errors import DataError, OutOfRangeError
 
-TABLE_FIRST_YEAR = 1644  # 順治元年 (the Qing used the Ming 大統曆 for it)
+TABLE_FIRST_YEAR = 1643  # 崇禎十六年 (Ming, 大統曆): kept so that days just before 順治元年 have dates
+QING_FIRST_YEAR = 1644  # 順治元年 (the Qing used the Ming 大統曆 for it)
 TABLE_LAST_YEAR = 1911  # 宣統三年
 AUTHORITY = "Yuk Tung Liu's reconstruction of the Qing almanac (chinesecalendar-py default calendar)"
 _CSV_PACKAGE = "ChineseCalendar_py"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from icalendar import Calendar, Event
 
@@ -45,7 +45,7 @@ def to_ical(occurrences: Iterable[Occurrence], place: Place, stamp: datetime | N
     cal.add("prodid", f"-//dianli {__version__}//典禮 ritual calendar//ZH")
     cal.add("version", "2.0")
     cal.add("x-wr-calname", f"{place.name} 典禮")
-    now = stamp or datetime.now(timezone.utc)
+    now = stamp or datetime.now(UTC)
     for occ in occurrences:
         if occ.day is None:
             continue

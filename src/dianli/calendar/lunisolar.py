@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 
 from dianli.calendar import almanac, computed
 from dianli.calendar.reigns import (
@@ -183,7 +183,7 @@ def _check_year(chinese_year: int) -> None:
         raise OutOfRangeError(
             "year",
             chinese_year,
-            f"{FIRST_CHINESE_YEAR}..{LAST_CHINESE_YEAR} (順治元年 to {LAST_CHINESE_YEAR})",
+            f"{FIRST_CHINESE_YEAR}..{LAST_CHINESE_YEAR} (崇禎十六年, 順治元年 … {LAST_CHINESE_YEAR})",
         )
 
 
@@ -213,7 +213,7 @@ def _computed_year(chinese_year: int) -> ChineseYear:
 
 @cache
 def chinese_year(chinese_year: int) -> ChineseYear:
-    """The months of a Chinese year (1644‥2200): almanac table 1644–1911, computed otherwise."""
+    """The months of a Chinese year (1643‥2200): almanac table 1643–1911, computed otherwise."""
     _check_year(chinese_year)
     if almanac.in_table(chinese_year):
         return _table_year(chinese_year)
@@ -235,12 +235,17 @@ def year_of_ordinal(ordinal: int) -> ChineseYear:
     )
 
 
-def to_chinese(day: date) -> ChineseDate:
-    """Gregorian → Chinese: 1752-03-16 → 乾隆十七年二月初一."""
-    ordinal = day.toordinal()
+@lru_cache(maxsize=1 << 17)
+def chinese_date_of_ordinal(ordinal: int) -> ChineseDate:
+    """Chinese date of the day with this ``date.toordinal()`` (cached: the ritual calendar asks often)."""
     cy = year_of_ordinal(ordinal)
     month = cy.month_containing(ordinal)
     return ChineseDate(cy.year, month.number, month.leap, ordinal - month.first_ordinal + 1)
+
+
+def to_chinese(day: date) -> ChineseDate:
+    """Gregorian → Chinese: 1752-03-16 → 乾隆十七年二月初一."""
+    return chinese_date_of_ordinal(day.toordinal())
 
 
 def to_gregorian(value: ChineseDate) -> date:
@@ -254,7 +259,7 @@ def source_of(day: date) -> DateSource:
 
 
 _MONTH_RE = "(?P<leap>閏|闰)?(?P<month>正|十一|十二|冬|臘|腊|[一二三四五六七八九十]|[0-9]{1,2})月"
-_DAY_RE = "(?P<day>初[一二三四五六七八九十]|[十廿卅二三][十一二三四五六七八九]?|[0-9]{1,2})日?"
+_DAY_RE = "(?P<day>初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{1,3}|[0-9]{1,2})日?"
 _CHINESE_DATE_RE = re.compile(rf"^(?P<year>.+?年){_MONTH_RE}{_DAY_RE}$")
 
 
@@ -310,4 +315,6 @@ def parse_day(text: str) -> date:
         return day
     if "年" in stripped:
         return to_gregorian(parse_chinese_date(stripped))
-    raise UnknownValueError("date", text, ["YYYY-MM-DD (e.g. 1752-03-16)", "a Chinese date (e.g. 乾隆十七年二月初一)"])
+    raise UnknownValueError(
+        "date", text, ["YYYY-MM-DD (e.g. 1752-03-16)", "a Chinese date (e.g. 乾隆十七年二月初一)"]
+    )

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from dianli.calendar.date_rules import DateRule, Open, Overrides, RuleDate
 from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
@@ -77,7 +77,14 @@ class Scope(_Model):
     levels: tuple[PlaceLevel, ...] | None = None
     from_year: int | None = None
     until_year: int | None = None
-    cite: Citation
+    cite: Citation | None = None
+    assumption: str | None = None
+
+    @model_validator(mode="after")
+    def _sourced(self) -> Scope:
+        if (self.cite is None) == (self.assumption is None):
+            raise ValueError("a scope needs exactly one of cite or assumption")
+        return self
 
 
 class Observance(_Model):
@@ -193,6 +200,18 @@ def _related(obs: Observance, place: Place, rd: RuleDate) -> Iterable[Occurrence
             )
 
 
+_RULE_DATES: dict[tuple[str, int], tuple[RuleDate, ...]] = {}
+
+
+def _rule_dates(obs: Observance, year: int) -> tuple[RuleDate, ...]:
+    """The days of one observance in one year without user overrides: the same at every place (memoised)."""
+    key = (obs.id, year)
+    found = _RULE_DATES.get(key)
+    if found is None:
+        found = _RULE_DATES[key] = obs.rule.dates(year, {})
+    return found
+
+
 def observances_for(
     place: Place,
     year: int,
@@ -225,7 +244,7 @@ def observances_for(
                 )
             )
             continue
-        for rd in obs.rule.dates(year, given):
+        for rd in _rule_dates(obs, year) if not given else obs.rule.dates(year, given):
             dated.append(_occurrence(obs, place, rd))
             if include_related:
                 dated.extend(_related(obs, place, rd))

@@ -19,7 +19,10 @@ from datetime import date
 
 from dianli.errors import OutOfRangeError, UnknownValueError
 
-FIRST_CHINESE_YEAR = 1644  # 順治元年
+FIRST_CHINESE_YEAR = (
+    1643  # 崇禎十六年: the Ming year before 順治元年, so that days just before it can be named
+)
+FIRST_QING_YEAR = 1644  # 順治元年
 LAST_QING_CHINESE_YEAR = 1911  # 宣統三年
 ROC_FIRST_YEAR = 1912  # 民國元年
 
@@ -56,7 +59,9 @@ REIGNS: tuple[Reign, ...] = (
 )
 
 ROC = Reign("minguo", "民國", "", "", ROC_FIRST_YEAR, 9999, date(1912, 1, 1), None)
-_ALL = (*REIGNS, ROC)
+# The last Ming year, only to name days before 順治元年正月初一 (e.g. the 立春 of 1644, 1644-02-05).
+CHONGZHEN = Reign("chongzhen", "崇禎", "朱由檢", "思宗", 1628, 1643, date(1627, 10, 2), date(1644, 4, 25))
+_ALL = (CHONGZHEN, *REIGNS, ROC)
 _SIMPLIFIED = {
     "顺治": "順治",
     "乾隆": "乾隆",
@@ -157,7 +162,11 @@ def reign_by_name(name: str) -> Reign:
 def reign_year(chinese_year: int) -> ReignYear:
     """The reign year naming a Chinese year: 1752 → 乾隆十七年; 1912 onward → 民國."""
     if chinese_year < FIRST_CHINESE_YEAR:
-        raise OutOfRangeError("Chinese year", chinese_year, f"{FIRST_CHINESE_YEAR} (順治元年) or later")
+        raise OutOfRangeError(
+            "Chinese year",
+            chinese_year,
+            f"{FIRST_CHINESE_YEAR} (崇禎十六年, the year before 順治元年) or later",
+        )
     for reign in _ALL:
         if reign.first_year <= chinese_year <= reign.last_year:
             return ReignYear(reign, chinese_year - reign.first_year + 1)

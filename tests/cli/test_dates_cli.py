@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from icalendar import Calendar
+from typer.testing import CliRunner
+
+from dianli.cli import app
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("arg", "expected"),
+    [
+        ("1752-03-16", "乾隆十七年二月初一"),
+        ("乾隆十七年二月初一", "1752-03-16"),
+        ("順治二年閏六月初一", "1645-07-23"),
+        ("1679-05-21", "小滿"),
+    ],
+)
+def test_date_both_ways(arg: str, expected: str) -> None:
+    result = runner.invoke(app, ["date", arg])
+    assert result.exit_code == 0, result.output
+    assert expected in result.output
+
+
+def test_date_json() -> None:
+    result = runner.invoke(app, ["date", "1752-03-20", "--format", "json"])
+    data = json.loads(result.output)
+    assert data["day_ganzhi"] == "丁酉" and data["source"] == "almanac table"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["date", "1500-01-01"], "1500"),
+        (["date", "永曆三年正月初一"], "永曆"),
+        (["date", "乾隆十七年閏五月初一"], "閏五月"),
+        (["calendar", "1752", "--place", "北京"], "北京"),
+        (["calendar", "1500"], "1500"),
+        (["calendar", "1752", "--rite", "nope"], "nope"),
+    ],
+)
+def test_bad_input_exits_2(args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert fragment in result.output
+
+
+def test_calendar_taiwan_1752(tmp_path: Path) -> None:
+    ics = tmp_path / "taiwan.ics"
+    result = runner.invoke(
+        app, ["calendar", "1752", "--place", "臺灣府", "--ics", str(ics)], env={"COLUMNS": "220"}
+    )
+    assert result.exit_code == 0, result.output
+    for fragment in (
+        "乾隆十七年二月初五",
+        "xianshi",
+        "almanac table",
+        "assumption",
+        "taiwan-fuzhi-9",
+        "wanshouting",
+    ):
+        assert fragment in result.output
+    events = Calendar.from_ical(ics.read_bytes()).walk("VEVENT")
+    assert len(events) > 50
+
+
+def test_calendar_range_json() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "calendar",
+            "--from",
+            "1750",
+            "--to",
+            "1752",
+            "-p",
+            "fuzhou",
+            "-r",
+            "sheji",
+            "--no-related",
+            "-f",
+            "json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [r["year"] for r in data] == [1750, 1750, 1751, 1751, 1752, 1752]
+
+
+def test_gengji_override() -> None:
+    result = runner.invoke(app, ["calendar", "1752", "-r", "gengji", "--gengji", "1752-04-02", "-f", "json"])
+    data = json.loads(result.output)
+    assert data[-1]["date"] == "1752-04-02" or any(r["date"] == "1752-04-02" for r in data)
