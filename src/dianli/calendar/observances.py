@@ -110,10 +110,10 @@ class Observance(_Model):
             return False
         return not (scope.until_year is not None and year > scope.until_year)
 
-    def citation_for(self, place: Place) -> Citation:
-        """The citation in the place's governing witness if it states the rule, else the primary one."""
+    def citation_for(self, witness: str) -> Citation:
+        """The citation in a place's governing witness if it states the rule, else the primary one."""
         for cite in (self.cite, *(v.cite for v in self.variants)):
-            if cite.witness == place.witness:
+            if cite.witness == witness:
                 return cite
         return self.cite
 
@@ -167,7 +167,7 @@ class Occurrence:
         return self.day.strftime("%A") if self.day else None
 
 
-def _occurrence(obs: Observance, place: Place, rd: RuleDate) -> Occurrence:
+def _occurrence(obs: Observance, witness: str, rd: RuleDate) -> Occurrence:
     return Occurrence(
         observance_id=obs.id,
         rite=obs.rite,
@@ -175,14 +175,14 @@ def _occurrence(obs: Observance, place: Place, rd: RuleDate) -> Occurrence:
         day=rd.day,
         chinese_date=to_chinese(rd.day),
         source=rd.source,
-        cite=obs.citation_for(place),
+        cite=obs.citation_for(witness),
         time_label=obs.time.label if obs.time else None,
         notes=rd.notes,
         assumption=rd.assumption,
     )
 
 
-def _related(obs: Observance, place: Place, rd: RuleDate) -> Iterable[Occurrence]:
+def _related(obs: Observance, witness: str, rd: RuleDate) -> Iterable[Occurrence]:
     for rel in obs.related:
         for offset in rel.offsets:
             day = rd.day + timedelta(days=offset)
@@ -220,16 +220,44 @@ def observances_for(
     include_related: bool = True,
 ) -> tuple[Occurrence, ...]:
     """Every observance of ``year`` at ``place`` (optionally only some rites), sorted by day; undatable ones
-    (an edict's arrival, an eclipse, a day the witnesses do not give) come last with their reason."""
+    (an edict's arrival, an eclipse, a day the witnesses do not give) come last with their reason.
+
+    Places with the same governing witness to which the same observances apply have the same calendar;
+    without overrides it is computed once per year and shared (the entries are immutable)."""
     wanted = {check_rite(r) for r in rites} if rites is not None else None
     given: Overrides = overrides or {}
+    chosen = tuple(
+        obs
+        for obs in all_observances()
+        if (wanted is None or obs.rite in wanted) and obs.applies(place, year)
+    )
+    if given:
+        return _calendar(chosen, place.witness, year, include_related, given)
+    key = (tuple(o.id for o in chosen), place.witness, year, include_related)
+    found = _CALENDARS.get(key)
+    if found is None:
+        if len(_CALENDARS) >= _CALENDARS_MAX:
+            _CALENDARS.clear()
+        found = _CALENDARS[key] = _calendar(chosen, place.witness, year, include_related, given)
+    return found
+
+
+_CALENDARS: dict[tuple[tuple[str, ...], str, int, bool], tuple[Occurrence, ...]] = {}
+_CALENDARS_MAX = 8192
+
+
+def clear_memo() -> None:
+    """Forget the memoised rule days and shared calendars (for benchmarks and tests)."""
+    _CALENDARS.clear()
+    _RULE_DATES.clear()
+
+
+def _calendar(
+    chosen: tuple[Observance, ...], witness: str, year: int, include_related: bool, given: Overrides
+) -> tuple[Occurrence, ...]:
     dated: list[Occurrence] = []
     undated: list[Occurrence] = []
-    for obs in all_observances():
-        if wanted is not None and obs.rite not in wanted:
-            continue
-        if not obs.applies(place, year):
-            continue
+    for obs in chosen:
         if isinstance(obs.rule, Open):
             undated.append(
                 Occurrence(
@@ -239,14 +267,14 @@ def observances_for(
                     None,
                     None,
                     None,
-                    obs.citation_for(place),
+                    obs.citation_for(witness),
                     open_reason=obs.rule.reason,
                 )
             )
             continue
         for rd in _rule_dates(obs, year) if not given else obs.rule.dates(year, given):
-            dated.append(_occurrence(obs, place, rd))
+            dated.append(_occurrence(obs, witness, rd))
             if include_related:
-                dated.extend(_related(obs, place, rd))
+                dated.extend(_related(obs, witness, rd))
     dated.sort(key=lambda o: (o.day or date.min, o.part is None, o.observance_id))
     return (*dated, *undated)
