@@ -226,3 +226,18 @@ def test_rendered_pitch_within_5_cents(instrument: str, lu: str) -> None:
     expected = tuning.freq_hz(lu, inst(instrument).midi_octave)
     measured = _peak_hz(np.asarray(signal[: SAMPLE_RATE_HZ * 2]), expected)
     assert abs(1200 * math.log2(measured / expected)) < 5
+
+
+def test_musicxml_parses_back_with_music21(tmp_path: object) -> None:
+    import pathlib
+
+    import music21
+
+    from dianli.music.musicxml import write_musicxml
+
+    path = pathlib.Path(str(tmp_path)) / "chuxian.musicxml"
+    write_musicxml(timeline("chuxian"), path)
+    notes = list(music21.converter.parse(str(path)).recurse().notes)
+    assert len(notes) == 32
+    assert [n.lyrics[0].text for n in notes[:4]] == ["覺", "我", "生", "民"]
+    assert notes[0].lyrics[1].text == "太四"
