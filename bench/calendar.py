@@ -36,10 +36,11 @@ TARGET_S = 5.0
 
 
 def full_calendar() -> int:
-    """Every observance (with 齋戒, 省牲 … days) at every place, every year; returns the entry count."""
+    """Every observance (with 齋戒, 省牲 … days) at every place, every year it existed; returns the entry count."""
     count = 0
     for place in all_places():
-        for year in range(FIRST, LAST + 1):
+        first = max(FIRST, place.established.year if place.established else FIRST)
+        for year in range(first, LAST + 1):
             count += len(observances_for(place, year))
     return count
 
@@ -94,7 +95,10 @@ def main() -> None:
     sx_sample, _ = _timed(lambda: sxtwl_loop(sample_days))
     lp_full, sx_full = lp_sample * scale, sx_sample * scale
 
-    print(f"full calendar, warm: {places} places × {years} years = {count:,} entries in {elapsed:.2f} s")
+    print(
+        f"full calendar, warm: {places} places × up to {years} years (from each place's founding) = "
+        f"{count:,} entries in {elapsed:.2f} s"
+    )
     print(f"  target < {TARGET_S:.0f} s: {'met' if elapsed < TARGET_S else 'MISSED'}")
     print(f"  per place (all rites, {years} years): {elapsed / places * 1000:.0f} ms")
     cold_start = time.perf_counter()

@@ -63,3 +63,13 @@ def test_levels_and_coordinates() -> None:
         "longyan",
     }
     assert len([p for p in all_places() if p.parent == "tingzhou"]) == 8
+
+
+@pytest.mark.parametrize(("place", "year"), [("彰化縣", 1722), ("臺灣府", 1683), ("福寧府", 1733)])
+def test_calendar_before_a_place_existed(place: str, year: int) -> None:
+    from dianli.api import OutOfRangeError, observances_for
+
+    with pytest.raises(OutOfRangeError) as err:
+        observances_for(get_place(place), year)
+    assert str(year) in str(err.value) and "or later" in str(err.value)
+    assert observances_for(get_place(place), year + 1)

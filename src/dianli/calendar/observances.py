@@ -21,7 +21,7 @@ from dianli.calendar.date_rules import DateRule, Open, Overrides, RuleDate
 from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, UnknownValueError
-from dianli.places.places import Place, PlaceLevel
+from dianli.places.places import Place, PlaceLevel, check_place_year
 
 _DATA = "data/observances.yaml"
 
@@ -224,6 +224,7 @@ def observances_for(
 
     Places with the same governing witness to which the same observances apply have the same calendar;
     without overrides it is computed once per year and shared (the entries are immutable)."""
+    check_place_year(place, year)
     wanted = {check_rite(r) for r in rites} if rites is not None else None
     given: Overrides = overrides or {}
     chosen = tuple(

@@ -13,7 +13,7 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from dianli.errors import DataError, UnknownValueError
+from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 
 _DATA = "data/places.yaml"
 
@@ -28,6 +28,15 @@ class PlaceLevel(StrEnum):
     SUBPREFECTURE = "subprefecture"
 
 
+class Established(BaseModel):
+    """The first Chinese year of a unit set up after 1644, with its source (a citation or an assumption)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    year: int
+    assumption: str
+
+
 class Place(BaseModel):
     """One place: its seat's approximate coordinates are labelled by ``assumption`` (or a citation)."""
 
@@ -39,6 +48,7 @@ class Place(BaseModel):
     level: PlaceLevel
     parent: str | None = None
     witness: str
+    established: Established | None = None
     latitude_deg: float = Field(ge=-90, le=90)
     longitude_deg: float = Field(ge=-180, le=180)
     assumption: str | None = None
@@ -117,6 +127,16 @@ def get_place(name: str) -> Place:
     if place is None:
         raise UnknownValueError("place", name, place_names())
     return place
+
+
+def check_place_year(place: Place, year: int) -> None:
+    """Raise OutOfRangeError for a year before the place was set up (彰化縣 in 1700)."""
+    if place.established is not None and year < place.established.year:
+        raise OutOfRangeError(
+            f"year at {place.name}",
+            year,
+            f"{place.established.year} or later ({place.established.assumption})",
+        )
 
 
 def children_of(place_id: str) -> tuple[Place, ...]:
