@@ -114,6 +114,7 @@ from dianli.calendar.timekeeping import (
     local_apparent_time,
     local_mean_time,
     provincial_offset_minutes,
+    provincial_time,
 )
 from dianli.places.places import Place, PlaceLevel, all_places, get_place
 
@@ -170,6 +171,7 @@ __all__ += [
     "parse_reign_year",
     "parse_sexagenary",
     "provincial_offset_minutes",
+    "provincial_time",
     "reign_by_name",
     "reign_year",
     "reigning_emperor",

@@ -96,3 +96,9 @@ def test_gengji_override() -> None:
     result = runner.invoke(app, ["calendar", "1752", "-r", "gengji", "--gengji", "1752-04-02", "-f", "json"])
     data = json.loads(result.output)
     assert data[-1]["date"] == "1752-04-02" or any(r["date"] == "1752-04-02" for r in data)
+
+
+def test_date_with_place_gives_local_term_time() -> None:
+    result = runner.invoke(app, ["date", "1752-02-04", "--place", "臺灣府"])
+    assert result.exit_code == 0, result.output
+    assert "立春" in result.output and "臺灣府" in result.output and "+15.1 min" in result.output

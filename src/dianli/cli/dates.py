@@ -23,6 +23,8 @@ from dianli.api import (
     observances_for,
     occurrence_record,
     parse_day,
+    provincial_offset_minutes,
+    provincial_time,
     to_ical,
 )
 from dianli.cli.common import console, run_guarded
@@ -65,11 +67,22 @@ def date_command(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="text or json.")
     ] = OutputFormat.text,
+    place_name: Annotated[
+        str | None, typer.Option("--place", "-p", help="Also give a solar term's time at this place.")
+    ] = None,
 ) -> None:
     """Convert a day between the Gregorian and the Chinese calendar, with its 干支 and solar term."""
     info = describe_day(parse_day(text))
+    place = get_place(place_name) if place_name is not None else None
     if output_format is OutputFormat.json:
-        console.print_json(json.dumps(_day_record(info), ensure_ascii=False))
+        record = _day_record(info)
+        if place is not None and info.solar_term is not None:
+            local = provincial_time(beijing_apparent_time(info.solar_term.jd_utc), place.longitude_deg)
+            record["solar_term_local_time"] = {
+                "place": place.id,
+                "time": local.replace(microsecond=0).isoformat(),
+            }
+        console.print_json(json.dumps(record, ensure_ascii=False))
         return
     term = info.solar_term
     month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
@@ -81,6 +94,12 @@ def date_command(
             f"  solar term {term.name}; computed instant {instant:%H:%M} Beijing apparent time "
             f"({double_hour(instant)})"
         )
+        if place is not None:
+            local = provincial_time(instant, place.longitude_deg)
+            console.print(
+                f"  at {place.name} ({place.longitude_deg:.2f}°E, {provincial_offset_minutes(place.longitude_deg):+.1f} min "
+                f"from Beijing): {local:%H:%M} ({double_hour(local)})"
+            )
     if info.reigning:
         console.print(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})")
     console.print(
