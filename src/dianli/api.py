@@ -315,3 +315,49 @@ from dianli.coverage import TARGET_PERCENT, ClauseCoverage, SectionFigure, claus
 
 __all__ += ["TARGET_PERCENT", "ClauseCoverage", "SectionFigure", "clause_coverage", "section_figures"]
 # --- end coverage ---
+
+# --- dance ---
+from dianli.dance.animate import render_html as dance_html  # noqa: E402
+from dianli.dance.audio import Audio as DanceAudio  # noqa: E402
+from dianli.dance.audio import movement_audio as dance_audio  # noqa: E402
+from dianli.dance.formation import Formation as DanceFormation  # noqa: E402
+from dianli.dance.formation import formation as dance_formation  # noqa: E402
+from dianli.dance.listing import poses_json as dance_poses_json  # noqa: E402
+from dianli.dance.mirror import Asymmetry as DanceAsymmetry  # noqa: E402
+from dianli.dance.mirror import asymmetries as dance_asymmetries  # noqa: E402
+from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json  # noqa: E402
+from dianli.dance.notation import CharacterNotation, NotationError, RankClause  # noqa: E402
+from dianli.dance.notation import dance_witnesses  # noqa: E402
+from dianli.dance.notation import emendations as dance_emendations  # noqa: E402
+from dianli.dance.notation import movement as dance_movement  # noqa: E402
+from dianli.dance.notation import movements as dance_movements  # noqa: E402
+from dianli.dance.notation import parse_description as parse_dance_description  # noqa: E402
+from dianli.dance.notation import parse_movement as parse_dance  # noqa: E402
+from dianli.dance.pose import FigureState  # noqa: E402
+from dianli.dance.timing import character_timing as dance_timing  # noqa: E402
+from dianli.dance.vocabulary import vocabulary as dance_vocabulary  # noqa: E402
+
+__all__ += [
+    "CharacterNotation",
+    "DanceAsymmetry",
+    "DanceAudio",
+    "DanceFormation",
+    "FigureState",
+    "NotationError",
+    "RankClause",
+    "dance_asymmetries",
+    "dance_asymmetries_json",
+    "dance_audio",
+    "dance_emendations",
+    "dance_formation",
+    "dance_html",
+    "dance_movement",
+    "dance_movements",
+    "dance_poses_json",
+    "dance_timing",
+    "dance_vocabulary",
+    "dance_witnesses",
+    "parse_dance",
+    "parse_dance_description",
+]
+# --- end dance ---

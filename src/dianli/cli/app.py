@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "rites",
     "music",
     "coverage",
+    "dance",
 )
 
 app = typer.Typer(

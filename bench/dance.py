@@ -1,0 +1,78 @@
+"""Benchmark of the dance: parsing the notation and building the animation, as ratios to a baseline.
+
+The baseline, measured in the same run, is finding the sung characters and their descriptions in the
+witness text with one regular expression (no parsing). Run: ``python bench/dance.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# bench/calendar.py would shadow the standard library's calendar module for a script run from bench/.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from dianli.api import dance_html, dance_movements, dance_witnesses  # noqa: E402
+from dianli.dance import notation  # noqa: E402
+from dianli.dance.animate import animation_data  # noqa: E402
+from dianli.dance.mirror import asymmetries  # noqa: E402
+
+REPEATS = 5
+
+
+def _best(func: Callable[[], object]) -> float:
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def baseline() -> None:
+    for w in dance_witnesses():
+        for m in dance_movements():
+            notation._entries(w, m)
+
+
+def parse_all() -> None:
+    notation.parse_movement.cache_clear()
+    for w in dance_witnesses():
+        for m in dance_movements():
+            notation.parse_movement(w, m.id)
+
+
+def mirror_all() -> None:
+    parse_all()
+    asymmetries.cache_clear()
+    asymmetries()
+
+
+def build_animation() -> None:
+    for m in dance_movements():
+        animation_data(m.id)
+
+
+def render_page() -> None:
+    dance_html("chuxian")
+
+
+def main() -> None:
+    baseline()
+    parse_all()
+    base = _best(baseline)
+    print(f"baseline (find 192 descriptions by regex): {base * 1000:.2f} ms")
+    for name, func in (
+        ("parse 2 witnesses × 96 characters", parse_all),
+        ("parse + mirror check", mirror_all),
+        ("build animation data, 3 movements", build_animation),
+        ("render one HTML page (no audio)", render_page),
+    ):
+        t = _best(func)
+        print(f"{name}: {t * 1000:.1f} ms = {t / base:.0f}× baseline")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""The animation: one self-contained HTML file (inline SVG, CSS and JS; no network) of a danced movement.
+
+Figures for the whole formation move through the parsed poses, one pose per sung character, on the
+music's timeline (or the stated tempo); the panel shows the character, each rank's description, the
+other witness's reading where it differs, the modern gloss and any asymmetry or emendation.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from importlib import resources
+from typing import Any
+
+from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import load_witness
+from dianli.dance.audio import Audio
+from dianli.dance.formation import formation
+from dianli.dance.gloss import glosses
+from dianli.dance.mirror import asymmetries
+from dianli.dance.notation import CharacterNotation, RankClause, dance_witnesses, movement, parse_movement
+from dianli.dance.pose import FilePose, character_poses, figure, rest_state
+from dianli.dance.timing import Timing, character_timing
+from dianli.dance.vocabulary import vocabulary
+from dianli.errors import UnknownValueError
+
+DEFAULT_WITNESS = "fujian-tongzhi-14"
+
+
+def _template(name: str) -> str:
+    return (resources.files("dianli.dance") / "data" / name).read_text(encoding="utf-8")
+
+
+def _clauses_json(clauses: tuple[RankClause, ...]) -> list[dict[str, Any]]:
+    vocab = vocabulary()
+    return [
+        {
+            "subject": c.subject.text,
+            "tokens": [{"text": t.text, "gloss": vocab.phrase(t.phrase).gloss} for t in c.tokens],
+        }
+        for c in clauses
+    ]
+
+
+def _flags(note: CharacterNotation) -> list[dict[str, str]]:
+    flags: list[dict[str, str]] = []
+    for asym in asymmetries():
+        if (asym.movement, asym.index) != (note.movement, note.index):
+            continue
+        for r in asym.readings:
+            for d in r.differences:
+                flags.append(
+                    {
+                        "kind": "asymmetry",
+                        "text": f"{r.witness}: 西班 {d.west}, mirror of 東班 expects {d.expected_west}",
+                    }
+                )
+    for em in note.emendations:
+        flags.append({"kind": "emendation", "text": f"emended: {em.reading} read as {em.read_as}"})
+    return flags
+
+
+def _poses_json(poses: dict[tuple[str, int], FilePose], files: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    by_rank: dict[str, Any] = {}
+    named: dict[str, Any] = {}
+    for rank in ("east", "west"):
+        by_rank[rank] = [[p.as_json() for p in poses[(rank, n)].phases] for n in range(1, files + 1)]
+        named[rank] = [poses[(rank, n)].named for n in range(1, files + 1)]
+    return by_rank, named
+
+
+def animation_data(
+    movement_name: str, witness: str = DEFAULT_WITNESS, timing: Timing | None = None
+) -> dict[str, Any]:
+    """Everything the page draws, as plain data."""
+    if witness not in dance_witnesses():
+        raise UnknownValueError("dance witness", witness, dance_witnesses())
+    mov = movement(movement_name)
+    notes = parse_movement(witness, mov.id)
+    others = {w: parse_movement(w, mov.id) for w in dance_witnesses() if w != witness}
+    gloss = glosses(mov.id)
+    timing = timing or character_timing(mov.id, len(notes))
+    form = formation()
+    previous: dict[tuple[str, int], FilePose] | None = None
+    chars: list[dict[str, Any]] = []
+    for k, note in enumerate(notes):
+        poses = character_poses(note, form.files_per_rank, previous)
+        previous = poses
+        pose_json, named = _poses_json(poses, form.files_per_rank)
+        other_readings = [
+            {"witness": w, "text": f"{n[k].char}（{n[k].description}）"}
+            for w, n in others.items()
+            if fold(n[k].description) != fold(note.description) or n[k].char != note.char
+        ]
+        start, end = timing.spans_s[k]
+        chars.append(
+            {
+                "index": note.index,
+                "char": note.char,
+                "start": start,
+                "end": end,
+                "east": _clauses_json(note.rank("east")),
+                "west": _clauses_json(note.rank("west")),
+                "poses": pose_json,
+                "named": named,
+                "flags": _flags(note),
+                "others": other_readings,
+                "gloss": gloss[k].text if k < len(gloss) else "",
+            }
+        )
+    info = load_witness(witness).info
+    form_json = form.as_json()
+    form_json["aisle_m"] = float(_aisle())
+    return {
+        "movement": {"id": mov.id, "names": list(mov.names), "title": f"{mov.names[0]} · {mov.names[1]}"},
+        "witness": {"id": witness, "title": info.title},
+        "timing": {"source": timing.source, "assumption": timing.assumption},
+        "characters": chars,
+        "formation": form_json,
+        "figure": figure(),
+        "rest": rest_state().as_json(),
+    }
+
+
+def _aisle() -> float:
+    from dianli.dance.vocabulary import load_data
+
+    return float(load_data("formation.yaml")["spacing"]["aisle"])
+
+
+def _about(data: dict[str, Any]) -> str:
+    items = [
+        f"<p><b>Witness</b>: {html.escape(data['witness']['title'])} ({html.escape(data['witness']['id'])})</p>"
+    ]
+    items.append(f"<p><b>Timing</b>: {html.escape(data['timing']['source'])}</p>")
+    if data["timing"]["assumption"]:
+        items.append(f"<p>assumption: {html.escape(data['timing']['assumption'])}</p>")
+    form = data["formation"]
+    items.append(
+        f"<p><b>Formation</b>: {form['dancers']} dancers, {form['files_per_rank']} 班 × "
+        f"{form['dancers_per_file']} in each of the two ranks.</p>"
+    )
+    items.extend(f"<p>assumption: {html.escape(a)}</p>" for a in form["assumptions"])
+    items.append(f"<p>assumption: {html.escape(' '.join(str(data['figure']['assumption']).split()))}</p>")
+    items.append(
+        f"<p>assumption: {html.escape(' '.join(str(data['figure']['rest']['assumption']).split()))}</p>"
+    )
+    return "\n".join(items)
+
+
+def render_html(
+    movement_name: str,
+    witness: str = DEFAULT_WITNESS,
+    timing: Timing | None = None,
+    audio: Audio | None = None,
+) -> str:
+    """The self-contained HTML page of a movement's dance."""
+    data = animation_data(movement_name, witness, timing)
+    title = f"佾舞 {data['movement']['title']}"
+    subtitle = (
+        f"{data['witness']['title']} · {len(data['characters'])} characters · {data['timing']['source']}"
+    )
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    audio_html = ""
+    if audio is not None:
+        encoded = base64.b64encode(audio.data).decode("ascii")
+        audio_html = f'<audio id="music" preload="auto" src="data:{audio.mime};base64,{encoded}"></audio>'
+    page = _template("animate.html")
+    for key, value in (
+        ("__CSS__", _template("animate.css")),
+        ("__JS__", _template("animate.js")),
+        ("__TITLE__", html.escape(title)),
+        ("__SUBTITLE__", html.escape(subtitle)),
+        ("__ABOUT__", _about(data)),
+        ("__AUDIO__", audio_html),
+        ("__DATA__", payload),
+    ):
+        page = page.replace(key, value)
+    return page

@@ -1,0 +1,129 @@
+"""The 舞譜 parser: every character of every dance in every witness parses completely."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dianli.api import (
+    DianliError,
+    NotationError,
+    UnknownValueError,
+    dance_movement,
+    dance_movements,
+    dance_witnesses,
+    parse_dance,
+    parse_dance_description,
+)
+
+CASES = [(w, m.id) for w in dance_witnesses() for m in dance_movements()]
+FIRST_AND_LAST = {
+    "chuxian": ("覺", "正"),
+    "yaxian": ("至", "植"),
+    "zhongxian": ("猗", "喜"),
+}
+
+
+def test_the_witnesses_that_hold_the_dance() -> None:
+    assert dance_witnesses() == ("fujian-tongzhi-14", "taiwan-fuzhi-9")
+
+
+@pytest.mark.parametrize(("witness", "movement"), CASES)
+def test_every_character_parses_for_both_ranks(witness: str, movement: str) -> None:
+    notes = parse_dance(witness, movement)
+    assert len(notes) == 32
+    assert (notes[0].char, notes[-1].char) == FIRST_AND_LAST[movement]
+    for note in notes:
+        assert note.rank("east") and note.rank("west"), note.char
+        for clause in note.clauses:
+            assert clause.tokens, f"{note.char}: {clause.rank} has no phrases"
+            # nothing skipped: the phrases spell the whole clause (punctuation aside)
+            assert "".join(t.text for t in (clause.subject, *clause.tokens)) == clause.text
+
+
+def test_ninety_six_characters_times_two_ranks_in_each_witness() -> None:
+    for witness in dance_witnesses():
+        notes = [n for m in dance_movements() for n in parse_dance(witness, m.id)]
+        assert len(notes) == 96
+        assert sum(1 for n in notes for rank in ("east", "west") if n.rank(rank)) == 192
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("chuxian", "chuxian"),
+        ("初獻", "chuxian"),
+        ("初献", "chuxian"),
+        ("寧平", "chuxian"),
+        ("宁平", "chuxian"),
+        ("亞獻", "yaxian"),
+        ("安平", "yaxian"),
+        ("终献", "zhongxian"),
+        ("景平", "zhongxian"),
+        ("ZhongXian", "zhongxian"),
+    ],
+)
+def test_movement_names_in_either_script(name: str, expected: str) -> None:
+    assert dance_movement(name).id == expected
+
+
+def test_unknown_movement_names_the_value_and_the_accepted() -> None:
+    with pytest.raises(UnknownValueError, match="迎神") as info:
+        dance_movement("迎神")
+    assert "chuxian" in str(info.value) and "寧平" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("description", "unknown"),
+    [
+        ("東班舞生開籥飛天西班舞生開籥", "飛天"),
+        ("東班舞生合籥向上拱蹺籥足", "蹺籥足"),
+        ("開籥向上", "開籥向上"),
+    ],
+)
+def test_an_unknown_phrase_is_an_error_that_quotes_it(description: str, unknown: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_dance_description(description)
+    assert unknown[:2] in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("description", "phrases"),
+    [
+        ("東班舞生，開籥向上，起左手於肩", ["open-yue", "toward", "raise-shoulder"]),
+        ("东班舞生开籥向上起左手于肩", ["open-yue", "toward", "raise-shoulder"]),
+        ("東班舞生合籥先拱於左次拱於右復拱於上", ["join-yue", "gong-first", "gong-next", "gong-again"]),
+        ("東頭三五班舞生轉身向下蹲，身相對拱", ["turn-toward", "crouch", "gong-face-each-other"]),
+    ],
+)
+def test_phrases_are_read_across_script_and_punctuation(description: str, phrases: list[str]) -> None:
+    (clause,) = parse_dance_description(description)
+    assert [t.phrase for t in clause.tokens] == phrases
+
+
+def test_the_subsets_of_dancers() -> None:
+    notes = parse_dance("fujian-tongzhi-14", "zhongxian")
+    zhuo, bi = notes[16], notes[17]
+    assert (zhuo.char, bi.char) == ("酌", "彼")
+    assert [c.files for c in zhuo.clauses] == [(1, 3, 5), (1, 3, 5)]
+    assert [c.files for c in bi.clauses] == [(2, 4, 6), (2, 4, 6)]
+
+
+def test_emendations_are_recorded_where_they_apply() -> None:
+    notes = parse_dance("taiwan-fuzhi-9", "chuxian")
+    he = notes[19]
+    assert he.char == "和"
+    assert [(e.reading, e.read_as) for e in he.emendations] == [("蹺籥足", "蹺右足")]
+    assert not any(n.emendations for n in parse_dance("fujian-tongzhi-14", "chuxian"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(alphabet="東西班舞生頭二三四五六開合交籥翟向上下左右手足於肩蹺點出拱揖，、；abc ", max_size=40)
+)
+def test_the_parser_never_crashes(text: str) -> None:
+    try:
+        parse_dance_description(text)
+    except DianliError:
+        pass
