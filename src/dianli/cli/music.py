@@ -9,7 +9,9 @@ from rich.progress import Progress
 
 from dianli.api import (
     MUSIC_FORMATS,
+    Timing,
     Tuning,
+    UnknownValueError,
     accepted_movement_names,
     default_huangzhong_hz,
     default_timing,
@@ -41,7 +43,7 @@ def _findings(as_json: bool) -> None:
         console.print(f"[bold]{f.topic}[/] {f.subject}: {f.message}")
 
 
-def _suite(fmt: str, out: str | None, timing: object, tuning: Tuning) -> None:
+def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning) -> None:
     path = out or f"dacheng.{fmt}"
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("大成樂 suite", total=None)
@@ -49,7 +51,7 @@ def _suite(fmt: str, out: str | None, timing: object, tuning: Tuning) -> None:
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = render_suite(fmt, path, timing, tuning, step)  # type: ignore[arg-type]
+        result = render_suite(fmt, path, timing, tuning, step)
     if path == "-":
         write_text_output(result, None)
     else:
@@ -88,25 +90,17 @@ def register(app: typer.Typer) -> None:
         timing = default_timing(character_seconds, stroke_seconds)
         tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())
         if fmt not in MUSIC_FORMATS:
-            from dianli.api import UnknownValueError
-
             raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
         if target == "suite":
             _suite(fmt, out, timing, tun)
             return
         try:
             info = movement_info(target)
-        except Exception as exc:
-            from dianli.api import UnknownValueError
-
-            if isinstance(exc, UnknownValueError):
-                raise UnknownValueError(
-                    "movement",
-                    target,
-                    (*accepted_movement_names(), *SUBCOMMANDS),
-                    str(exc).split(". ", 1)[-1] if ". " in str(exc) else "",
-                ) from exc
-            raise
+        except UnknownValueError as exc:
+            hint = str(exc).split(". ", 1)[1] if ". " in str(exc) else ""
+            raise UnknownValueError(
+                "movement", target, (*accepted_movement_names(), *SUBCOMMANDS), hint
+            ) from exc
         path = out or ("-" if fmt == "json" else f"{info.id}.{fmt}")
         result = render_movement(info.id, fmt, path, timing, tun)
         if path == "-":

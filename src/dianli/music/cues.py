@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, OutOfRangeError
@@ -144,6 +144,15 @@ def _stroke_kinds() -> dict[str, dict[str, Any]]:
     return {k: v for k, v in kinds.items() if isinstance(v, dict) and "hand" in v}
 
 
+class _Where(TypedDict):
+    """Where an event belongs: the rule that made it and its place in the score."""
+
+    rule: str
+    movement: str | None
+    phrase: int | None
+    character: int | None
+
+
 @dataclass(frozen=True)
 class _Context:
     movement: Movement | None = None
@@ -187,7 +196,7 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
     """The events of one rule starting at ``start_s`` (relative order kept, times absolute)."""
     spec = rule.spec
     interval = timing.seconds(spec["interval"]) if "interval" in spec else timing.stroke_s
-    base = {
+    base: _Where = {
         "rule": rule.id,
         "movement": ctx.movement.id if ctx.movement else None,
         "phrase": ctx.phrase,
