@@ -361,3 +361,9 @@ __all__ += [
     "parse_dance_description",
 ]
 # --- end dance ---
+
+# --- temples ---
+from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples  # noqa: E402
+
+__all__ += ["PlaceTemples", "Temple", "TempleNote", "temple_places", "temples"]
+# --- end temples ---

@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "music",
     "coverage",
     "dance",
+    "temples",
 )
 
 app = typer.Typer(

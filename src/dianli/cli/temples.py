@@ -1,0 +1,68 @@
+"""``dianli temples``: the 祠祀 of 臺灣府 and its 縣/廳 — every altar, temple and shrine, cited."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+import typer
+
+from dianli.api import PlaceTemples, Temple, temples
+from dianli.cli.common import run_guarded, write_text_output
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def _temple_lines(temple: Temple) -> list[str]:
+    head = temple.name + (f"：{temple.location}" if temple.location else "")
+    if temple.status:
+        head += f"（{temple.status}）"
+    lines = [f"  {head}"]
+    for note in temple.notes:
+        year = f" ({note.year})" if note.year else ""
+        lines.append(f"      {'·' if note.kind != 'branch' else '+'} {note.text}{year}")
+    return lines
+
+
+def render_text(entries: tuple[PlaceTemples, ...]) -> str:
+    """The list as plain text: the place heading, then each temple with its clauses."""
+    lines: list[str] = []
+    for entry in entries:
+        lines.append(f"{entry.title} ({entry.place}) — {len(entry.temples)} entries, taiwan-fuzhi-9 祠祀")
+        for temple in entry.temples:
+            lines.extend(_temple_lines(temple))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def render_json(entries: tuple[PlaceTemples, ...]) -> str:
+    """The list as JSON, with each temple's founding clause picked out."""
+    data: list[dict[str, Any]] = []
+    for entry in entries:
+        items = []
+        for temple in entry.temples:
+            item = temple.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            founding = temple.founding
+            if founding is not None:
+                item["founding"] = founding.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            items.append(item)
+        data.append({"place": entry.place, "title": entry.title, "temples": items})
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("temples")
+    @run_guarded
+    def temples_command(
+        place: str | None = typer.Option(None, "--place", "-p", help="Place id or name (臺灣府, 鳳山縣 …)."),
+        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text or json."),  # noqa: B008
+        out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+    ) -> None:
+        """The 祠祀 of 臺灣府 and its 縣/廳 (taiwan-fuzhi-9): name, location, founder, year, notes."""
+        entries = temples(place)
+        text = render_json(entries) if fmt is Format.json else render_text(entries)
+        write_text_output(text, out)
