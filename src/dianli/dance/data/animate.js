@@ -144,8 +144,12 @@
     });
     // robe: from the shoulders to a hem above the knees
     const hemY = pts.lhip[1] - 0.3;
-    const hemL = PR([-0.25, hemY, pts.lhip[2] + 0.02]), hemR = PR([0.25, hemY, pts.rhip[2] + 0.02]);
-    el("polygon", { points: [Q.lsh, Q.rsh, hemR, hemL].map(P).join(" "), fill: colour, stroke: "#2b2118", "stroke-width": 0.8 * s }, grp);
+    const robe = [];
+    for (const dz of [-0.11, 0.11]) {
+      robe.push(PR(add(pts.lsh, [0.02, 0, dz])), PR(add(pts.rsh, [-0.02, 0, dz])));
+      robe.push(PR([-0.26, hemY, pts.lhip[2] + dz * 1.4]), PR([0.26, hemY, pts.rhip[2] + dz * 1.4]));
+    }
+    el("polygon", { points: hull(robe).map(P).join(" "), fill: colour, stroke: "#2b2118", "stroke-width": 0.8 * s, "stroke-linejoin": "round" }, grp);
     const belt = (k) => lerp3(Q[k + "hip"], Q[k + "sh"], 0.25);
     const bl = belt("l"), br = belt("r");
     el("line", { x1: bl[0], y1: bl[1], x2: br[0], y2: br[1], stroke: "#d9b45a", "stroke-width": 2.4 * s }, grp);
@@ -167,6 +171,15 @@
     el("circle", { cx: hc[0], cy: hc[1] - hr * 1.25, r: hr * 0.28, fill: "#c0392b" }, grp);
     arm(sides[1]);
     if (facing >= 0) implement();
+  }
+
+  function hull(points) {             // convex hull (monotone chain) of screen points
+    const p = points.map((q) => [q[0], q[1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+    const lower = [], upper = [];
+    for (const q of p) { while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop(); lower.push(q); }
+    for (const q of p.slice().reverse()) { while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop(); upper.push(q); }
+    return lower.slice(0, -1).concat(upper.slice(0, -1));
   }
 
   function drawImplements(grp, st, pts, PR, s) {
