@@ -214,6 +214,7 @@ from dianli.rites.expand import NumberedStep, Placed, expand  # noqa: E402
 from dianli.rites.load import all_rites, parse_rite_file  # noqa: E402
 from dianli.rites.model import Element as RiteElement  # noqa: E402
 from dianli.rites.model import Rite, RiteFile, Step  # noqa: E402
+from dianli.rites.render import plan_lines as rite_plan_lines  # noqa: E402
 from dianli.rites.render import source_label as rite_source_label  # noqa: E402
 from dianli.rites.render import step_line as rite_step_line  # noqa: E402
 from dianli.rites.render import to_data as rite_to_data  # noqa: E402
@@ -237,6 +238,7 @@ __all__ += [
     "resolve_rite",
     "rite_catalogue",
     "rite_ids",
+    "rite_plan_lines",
     "rite_source_label",
     "rite_step_line",
     "rite_to_data",
@@ -367,3 +369,27 @@ from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places
 
 __all__ += ["PlaceTemples", "Temple", "TempleNote", "temple_places", "temples"]
 # --- end temples ---
+
+# --- program ---
+from dianli.program.assemble import assemble as assemble_program  # noqa: E402
+from dianli.program.audio import MovementAudio as ProgramAudio  # noqa: E402
+from dianli.program.audio import movement_audio as program_audio  # noqa: E402
+from dianli.program.audio import render_all as render_all_audio  # noqa: E402
+from dianli.program.config import season_ids as program_seasons  # noqa: E402
+from dianli.program.export import booklet_name  # noqa: E402
+from dianli.program.export import to_json as program_json  # noqa: E402
+from dianli.program.html import render_booklet  # noqa: E402
+from dianli.program.model import Program  # noqa: E402
+
+__all__ += [
+    "Program",
+    "ProgramAudio",
+    "assemble_program",
+    "booklet_name",
+    "program_audio",
+    "program_json",
+    "program_seasons",
+    "render_all_audio",
+    "render_booklet",
+]
+# --- end program ---

@@ -2,7 +2,7 @@
 
 Every YAML file under the package is walked (rites, music, dance, spring ox, calendar … — no list of
 domains): every mapping with ``witness`` and ``quote`` is a citation; a mapping with ``cite`` and
-``also_in`` cites the same quote in those witnesses too. ``rites/data/not_procedural.yaml`` marks clauses
+``also_in`` cites the same quote in those witnesses too. Every ``not_procedural.yaml`` (rites, music …) marks clauses
 (history, commentary) as not procedural, each with its reason. A clause is covered when a resolved
 citation overlaps it.
 """
@@ -112,12 +112,14 @@ def cited_spans() -> dict[str, tuple[Span, ...]]:
 @functools.cache
 def not_procedural() -> dict[str, tuple[tuple[int, int, str], ...]]:
     """Spans marked not procedural, with their reasons, by witness."""
-    path = resources.files("dianli").joinpath(*NOT_PROCEDURAL)
-    raw = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
     out: dict[str, list[tuple[int, int, str]]] = {}
-    for entry in (raw or {}).get("clauses", []):
-        found = resolve(entry["witness"], entry["quote"], entry.get("section"))
-        out.setdefault(entry["witness"], []).append((found.text_start, found.text_end, entry["reason"]))
+    for path in _yaml_files(resources.files("dianli")):
+        if path.name != NOT_PROCEDURAL[-1]:
+            continue
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for entry in (raw or {}).get("clauses", []):
+            found = resolve(entry["witness"], entry["quote"], entry.get("section"))
+            out.setdefault(entry["witness"], []).append((found.text_start, found.text_end, entry["reason"]))
     return {w: tuple(v) for w, v in out.items()}
 
 

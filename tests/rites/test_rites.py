@@ -169,3 +169,99 @@ def test_every_citation_resolves() -> None:
         for path, element in _walk(rite, rite.id):
             for cite in element.citations:
                 assert cite.resolve(), path
+
+
+# --- 社稷 and 山川: composition by extends, replace_text, mirror_positions and like ---
+
+SHANCHUAN_PLACES = ("福州", "臺灣府", "長汀縣", "淡水海防廳", "永春州")
+
+
+def _texts(rite: str, place: str, witness: str | None = None) -> str:
+    r = resolve_rite(rite, place, 1752, witness)
+    return "\n".join(
+        f"{n.placed.part_title} {n.step.call or ''} {n.step.action or ''} {n.step.place or ''}"
+        for n in r.steps
+    )
+
+
+@pytest.mark.parametrize("place", SHANCHUAN_PLACES)
+@pytest.mark.parametrize(
+    ("rite", "present", "absent"), [("sheji", "望瘞", "望燎"), ("shanchuan", "望燎", "望瘞")]
+)
+def test_shanchuan_burns_where_sheji_buries(place: str, rite: str, present: str, absent: str) -> None:
+    text = _texts(rite, place)
+    assert present in text and absent not in text
+
+
+def _swap(text: str | None) -> str | None:
+    return None if text is None else text.translate(str.maketrans("南北", "北南"))
+
+
+@pytest.mark.parametrize("altar", ["fengyun", "shanchuan", "chenghuang"])
+def test_shanchuan_offerings_mirror_sheji(altar: str) -> None:
+    she = next(a for a in resolve_rite("sheji", "臺灣府", 1752).altars if a.id == "she")
+    mine = next(a for a in resolve_rite("shanchuan", "臺灣府", 1752).altars if a.id == altar)
+    assert [(o.vessel, o.count, o.contents) for o in mine.offerings] == [
+        (o.vessel, o.count, o.contents) for o in she.offerings
+    ]
+    assert [o.position for o in mine.offerings] == [_swap(o.position) for o in she.offerings]
+    assert [(v.animal, _swap(v.position)) for v in she.victims] == [
+        (v.animal, v.position) for v in mine.victims
+    ]
+    assert any(o.position and "北" in o.position for o in mine.offerings)
+
+
+@pytest.mark.parametrize(("rite", "across"), [("sheji", ("南", "北")), ("shanchuan", ("北", "南"))])
+def test_plan_axes(rite: str, across: tuple[str, str]) -> None:
+    from dianli.rites.render import plan_lines
+
+    r = resolve_rite(rite, "臺灣府", 1752)
+    assert r.plan is not None and r.plan.across == across
+    middle = next(line for line in plan_lines(r) if "獻官位" in line)
+    assert middle.startswith(across[0]) and middle.endswith(across[1])
+
+
+@pytest.mark.parametrize(("altar", "silk"), [("fengyun", 4), ("shanchuan", 2), ("chenghuang", 1)])
+def test_shanchuan_silk(altar: str, silk: int) -> None:
+    a = next(a for a in resolve_rite("shanchuan", "臺灣府", 1752).altars if a.id == altar)
+    assert [(s.count, s.colour) for s in a.silk] == [(silk, "白")]
+
+
+@pytest.mark.parametrize(
+    ("rite", "place", "witness", "chief", "assumed"),
+    [
+        ("sheji", "福州", None, "福建布政使司", False),
+        ("sheji", "臺灣府", None, "知府", True),
+        ("sheji", "永春州", None, "知州", True),
+        ("sheji", "長汀縣", None, "知縣", True),
+        ("sheji", "鳳山縣", None, "知縣", True),
+        ("sheji", "淡水海防廳", None, "同知（淡水海防同知）", True),
+        ("shanchuan", "福州", None, "福建按察使司", False),
+        ("shanchuan", "福州", "taiwan-fuzhi-9", "福建布政使司", False),
+        ("shanchuan", "彰化縣", None, "知縣", True),
+    ],
+)
+def test_sheji_officiants_by_place(
+    rite: str, place: str, witness: str | None, chief: str, assumed: bool
+) -> None:
+    chiefs = [o for o in resolve_rite(rite, place, 1752, witness).officiants if o.function == "主祭官"]
+    assert [o.office for o in chiefs] == [chief]
+    assert (chiefs[0].assumption is not None) is assumed
+
+
+@pytest.mark.parametrize(("year", "monitors"), [(1737, 0), (1738, 3)])
+def test_sheji_monitors_from_1738(year: int, monitors: int) -> None:
+    roles = [r.name for r in resolve_rite("sheji", "臺灣府", year).roles]
+    assert sum(name in ("監禮官", "監視官", "監宰官") for name in roles) == monitors
+
+
+@pytest.mark.parametrize(
+    ("rite", "tablets"),
+    [("sheji", ["社", "稷"]), ("shanchuan", ["風雲雷雨", "山川", "城隍"])],
+)
+def test_offerings_visit_each_tablet(rite: str, tablets: list[str]) -> None:
+    steps = resolve_rite(rite, "臺灣府", 1752).steps
+    for part in ("初獻", "亞獻", "終獻"):
+        calls = [n.step.call for n in steps if n.placed.part_title == part and n.step.call]
+        assert [c[1:-3] for c in calls if c.startswith("詣") and c.endswith("神位前")] == tablets
+        assert ("讀祝" in calls) is (part == "初獻") and ("奠帛" in calls) is (part == "初獻")

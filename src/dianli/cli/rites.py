@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 from enum import StrEnum
 
 import typer
+from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from dianli.api import (
     diff_rite,
     resolve_rite,
     rite_catalogue,
+    rite_plan_lines,
     rite_source_label,
     rite_step_line,
     rite_to_data,
@@ -73,14 +77,19 @@ def register(app: typer.Typer) -> None:
             f"{r.place.name} ({r.place.level}) · {r.year} · witness [cyan]{w}[/]"
             + ("" if w == r.governing_witness else f" (governing: {r.governing_witness})")
         )
-        console.print(Panel(head, expand=False))
+        shown: list[RenderableType] = [Panel(head, expand=False)]
         if role is None:
             if r.date_rules:
-                console.print("[bold]日期[/] " + "；".join(f"{d.text or d.name}" for d in r.date_rules))
+                shown.append("[bold]日期[/] " + "；".join(f"{d.text or d.name}" for d in r.date_rules))
             offs = Table("function", "office", "source", title="獻官 officiants", title_justify="left")
             for o in r.officiants:
-                offs.add_row(o.function, o.office, rite_source_label(o, w))
-            console.print(offs)
+                src = rite_source_label(o, w)
+                offs.add_row(o.function, o.office, f"[yellow]{src}[/]" if o.assumption else src)
+            shown.append(offs)
+            plan = rite_plan_lines(r)
+            if plan:
+                shown.append("[bold]陳設圖[/] " + rite_source_label(r.plan, w) if r.plan else "")
+                shown.append(Text("\n".join(plan)))
         table = Table(
             "#", "part", "role", "call / action", "source", title=f"儀注{' — ' + role if role else ''}"
         )
@@ -94,9 +103,15 @@ def register(app: typer.Typer) -> None:
                 rite_step_line(s) + (f"\n[dim]{s.gloss}[/]" if s.gloss else ""),
                 f"[dim]{src}[/]" if s.citations else f"[yellow]{src}[/]",
             )
-        console.print(table)
-        if out:
-            write_text_output(console.export_text() if console.record else "", out)
+        shown.append(table)
+        if out and out != "-":
+            recorder = Console(file=io.StringIO(), record=True, width=160, highlight=False)
+            for item in shown:
+                recorder.print(item)
+            write_text_output(recorder.export_text(), out)
+            return
+        for item in shown:
+            console.print(item)
 
     @rites.command("diff")
     @run_guarded

@@ -6,7 +6,12 @@ The expander knows no rite. It follows four general mechanisms:
   of the same id (others are appended), and its ``overrides`` apply to the whole inherited sequence;
 * a part ``extends`` another part: the base part's steps, with the part's ``overrides``, then its own;
 * an ``include`` (「如前儀」) splices another part or rite, filling ``{placeholders}`` from ``with``;
-* overrides replace text, drop steps, insert or replace steps, set a field, or mirror positions.
+* overrides replace text, drop steps, insert or replace steps, set a field, or mirror positions;
+* an altar may be ``like`` another (「陳設俱與社稷同」): it repeats that altar's offerings and layout.
+
+A rite's ``mirror_positions`` overrides act on what it inherits (the base rite's altars and plan), before
+its own altars are laid out ``like`` the inherited ones — so 「品物在某品之南者當改作在某品之北」 turns
+the 社稷 陳設 round and every altar of 山川 laid out like it.
 
 Which elements take part is decided by a ``keep`` predicate (see :mod:`dianli.rites.resolve`), applied
 to every element before it is used, so dated, place-scoped and per-witness readings compose too.
@@ -17,13 +22,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from dianli.errors import DataError
-from dianli.rites.model import Altar, Element, Include, Offering, Override, Part, Rite, Step
+from dianli.rites.model import Altar, Element, Include, Offering, Override, Part, Plan, Rite, Step, Victim
 
 Keep = Callable[[Element], bool]
+T = TypeVar("T", Offering, Victim)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 TEXT_FIELDS = ("call", "action", "gloss", "place", "door", "notes")
+LIKE_FIELDS = ("offerings", "silk", "victims", "cups", "items", "layout")
+"""What an altar ``like`` another repeats when it does not set it itself."""
 
 
 def keep_all(_element: Element) -> bool:
@@ -75,10 +84,45 @@ def effective_rite(
             parts[at] = part
     own["parts"] = tuple(parts)
     own["overrides"] = base.overrides + rite.overrides
+    inherited = mirror_altars(base.altars, rite.overrides, keep)
+    pool = {a.id: a for a in inherited}
+    if "altars" in rite.model_fields_set:
+        pool.update({a.id: a for a in rite.altars})
+        own["altars"] = like_altars(rite.altars, pool, f"rite {rite_id!r}")
+    else:
+        own["altars"] = inherited
+    if "plan" not in rite.model_fields_set and base.plan is not None:
+        own["plan"] = mirror_plan(base.plan, rite.overrides, keep)
     own["extends"] = None
     merged = base.model_dump(by_alias=True, exclude_unset=True)
     merged.update({k: v for k, v in own.items()})
     return Rite.model_validate({k: v for k, v in merged.items()})
+
+
+def like_altars(altars: tuple[Altar, ...], pool: Mapping[str, Altar], where: str) -> tuple[Altar, ...]:
+    """Fill each altar ``like`` another with that altar's offerings and layout it does not set itself."""
+    out = []
+    for altar in altars:
+        seen = [altar.id]
+        source = altar
+        while source.like is not None:
+            if source.like not in pool:
+                raise DataError(
+                    f"{where}: altar {altar.id!r}: field like: no altar {source.like!r}; "
+                    f"accepted: {', '.join(sorted(pool))}"
+                )
+            if source.like in seen:
+                raise DataError(f"{where}: altar {altar.id!r}: field like: cycle {' → '.join(seen)}")
+            seen.append(source.like)
+            source = pool[source.like]
+            fill = {
+                name: getattr(source, name)
+                for name in LIKE_FIELDS
+                if name not in altar.model_fields_set and name in source.model_fields_set
+            }
+            altar = altar.model_copy(update=fill)
+        out.append(altar)
+    return tuple(out)
 
 
 def _fill(text: str | None, params: Mapping[str, str], where: str) -> str | None:
@@ -112,7 +156,7 @@ def apply_override(seq: list[Placed], override: Override, where: str) -> list[Pl
     via = (override,)
     if override.replace_text is not None:
         rt = override.replace_text
-        fields = TEXT_FIELDS if rt.field == "all" else (rt.field,)
+        fields = TEXT_FIELDS if rt.field == "all" else () if rt.field == "title" else (rt.field,)
         for name in fields:
             if name not in Step.model_fields:
                 raise DataError(f"{where}: replace_text names unknown step field {name!r}")
@@ -123,11 +167,10 @@ def apply_override(seq: list[Placed], override: Override, where: str) -> list[Pl
                 for n in fields
                 if isinstance(getattr(p.step, n), str) and rt.old in getattr(p.step, n)
             }
-            out.append(
-                Placed(p.step.model_copy(update=update), p.part_id, p.part_title, p.via + via)
-                if update
-                else p
-            )
+            title = p.part_title.replace(rt.old, rt.new) if rt.field in ("all", "title") else p.part_title
+            if update or title != p.part_title:
+                p = Placed(p.step.model_copy(update=update), p.part_id, title, p.via + via)
+            out.append(p)
         return out
     if override.drop is not None:
         d = override.drop
@@ -267,6 +310,22 @@ def _swap(text: str | None, a: str, b: str) -> str | None:
     return "".join(b if ch == a else a if ch == b else ch for ch in text)
 
 
+def mirror_plan(plan: Plan, overrides: tuple[Override, ...], keep: Keep = keep_all) -> Plan:
+    """Swap the compass words at the ends of the plan's axes for every ``mirror_positions`` override."""
+    for override in overrides:
+        m = override.mirror_positions
+        if m is None or not keep(override):
+            continue
+        flip = {m.a: m.b, m.b: m.a}
+        plan = plan.model_copy(
+            update={
+                "across": tuple(flip.get(w, w) for w in plan.across),
+                "down": tuple(flip.get(w, w) for w in plan.down) if plan.down else None,
+            }
+        )
+    return plan
+
+
 def mirror_altars(
     altars: tuple[Altar, ...], overrides: tuple[Override, ...], keep: Keep = keep_all
 ) -> tuple[Altar, ...]:
@@ -277,7 +336,7 @@ def mirror_altars(
         if m is None or not keep(override):
             continue
 
-        def flip(o: Offering, a: str = m.a, b: str = m.b) -> Offering:
+        def flip(o: T, a: str = m.a, b: str = m.b) -> T:
             return o.model_copy(update={"position": _swap(o.position, a, b)})
 
         result = tuple(
@@ -286,6 +345,7 @@ def mirror_altars(
                     "position": _swap(alt.position, m.a, m.b),
                     "offerings": tuple(flip(o) for o in alt.offerings),
                     "items": tuple(flip(o) for o in alt.items),
+                    "victims": tuple(flip(v) for v in alt.victims),
                 }
             )
             for alt in result

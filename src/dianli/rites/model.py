@@ -185,6 +185,8 @@ class Victim(Element):
 
     animal: str
     count: int = Field(ge=1)
+    position: str | None = None
+    notes: str | None = None
 
 
 class Cup(Element):
@@ -194,13 +196,55 @@ class Cup(Element):
     material: str | None = None
 
 
+class GridPoint(_Strict):
+    """A cell of a plan: steps along the plan's ``across`` axis and along its ``down`` axis."""
+
+    across: int
+    down: int
+
+
+class Cell(GridPoint):
+    """One thing laid out (an offering, a cup, a burner, a standing place) at a cell of a plan."""
+
+    item: str
+
+
+class Layout(Element):
+    """Where each thing stands before a tablet, as a witness's diagram draws it: cells relative to the
+    tablet's own cell (the altar's ``at``), counted along the rite's :class:`Plan` axes."""
+
+    cells: tuple[Cell, ...] = Field(min_length=1)
+    notes: str | None = None
+
+
+class Plan(Element):
+    """The frame of a rite's diagram (陳設圖): the compass word at each end of its two axes.
+
+    ``across`` is the horizontal axis (first word at the left, second at the right), ``down`` the
+    vertical one (first word at the top). ``mirror_positions`` swaps the words, so a layout inherited
+    through a mirror reads the other way round on the same grid.
+    """
+
+    across: tuple[str, str]
+    down: tuple[str, str] | None = None
+    notes: str | None = None
+
+
 class Altar(Element):
-    """An altar or a tablet's table (案) and what is laid before it."""
+    """An altar or a tablet's table (案) and what is laid before it.
+
+    ``like`` names another altar (of this rite, or of the rite it extends) whose offerings, silk,
+    victims, cups, items and layout this one repeats where it does not set its own (「陳設俱與社稷同」,
+    「每位各羊一…」). ``at`` is the tablet's cell in the rite's plan, ``layout`` what stands around it.
+    """
 
     id: str
     name: str
+    like: str | None = None
     tablets: tuple[str, ...] = ()
     position: str | None = None
+    at: GridPoint | None = None
+    layout: Layout | None = None
     offerings: tuple[Offering, ...] = ()
     silk: tuple[Silk, ...] = ()
     victims: tuple[Victim, ...] = ()
@@ -269,7 +313,8 @@ class Step(Element):
 
 
 class ReplaceText(_Strict):
-    """Replace ``old`` by ``new`` in one text field (``call``, ``action``, ``position`` …) or in all."""
+    """Replace ``old`` by ``new`` in one text field of the steps (``call``, ``action`` …), in the part
+    titles (``title``), or in every text field and the part titles (``all``)."""
 
     field: str = "call"
     old: str
@@ -277,7 +322,8 @@ class ReplaceText(_Strict):
 
 
 class Mirror(_Strict):
-    """Swap two position words (南 ↔ 北) in every ``position`` of the altars and offerings."""
+    """Swap two position words (南 ↔ 北) in every ``position`` of the inherited altars and offerings
+    and at the ends of the inherited plan's axes."""
 
     a: str
     b: str
@@ -396,6 +442,7 @@ class Rite(Element):
     altars: tuple[Altar, ...] = ()
     tablets: tuple[Tablet, ...] = ()
     texts: tuple[Text, ...] = ()
+    plan: Plan | None = None
     parts: tuple[Part, ...] = ()
     notes: tuple[str, ...] = ()
 

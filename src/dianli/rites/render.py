@@ -10,13 +10,52 @@ from dianli.rites.model import Element, Step
 from dianli.rites.resolve import ResolvedRite, preferred_citations
 from dianli.rites.vocabulary import postures
 
+FULL_SPACE = "\u3000"
+
 
 def source_label(element: Element, witness: str) -> str:
-    """``witness「quote」`` for the first citation (the chosen witness's first), or ``assumption: …``."""
+    """``witness「quote」`` for the first citation (the chosen witness's first), then ``assumption: …``
+    when the element also rests on a reading of ours (or only on it)."""
     cites = preferred_citations(element, witness)
-    if cites:
-        return f"{cites[0].witness}「{cites[0].quote}」"
-    return f"assumption: {element.assumption}"
+    bits = [f"{cites[0].witness}「{cites[0].quote}」"] if cites else []
+    if element.assumption:
+        bits.append(f"assumption: {element.assumption}")
+    return " · ".join(bits)
+
+
+def plan_lines(r: ResolvedRite) -> list[str]:
+    """The rite's plan (陳設圖) as lines of text: each tablet at its altar's ``at`` cell and every item of
+    its ``layout`` around it, one full-width column per cell, the axis words at the edges."""
+    if r.plan is None:
+        return []
+    cells: dict[tuple[int, int], str] = {}
+    for altar in r.altars:
+        if altar.at is None:
+            continue
+        if altar.tablets:
+            cells[(altar.at.down, altar.at.across)] = "、".join(altar.tablets)
+        for cell in altar.layout.cells if altar.layout else ():
+            cells[(altar.at.down + cell.down, altar.at.across + cell.across)] = cell.item
+    if not cells:
+        return []
+    rows = [d for d, _ in cells]
+    cols = [a for _, a in cells]
+    top, bottom, left = min(rows), max(rows), min(cols)
+    width = max(a + len(text) for (_, a), text in cells.items()) - left
+    middle = (top + bottom) // 2
+    west, east = r.plan.down if r.plan.down else ("", "")
+    lines = [FULL_SPACE * (width // 2) + west] if west else []
+    for row in range(top, bottom + 1):
+        line = [FULL_SPACE] * width
+        for (d, a), text in sorted(cells.items()):
+            if d == row:
+                for i, ch in enumerate(text):
+                    line[a - left + i] = ch
+        edge = (r.plan.across[0], r.plan.across[1]) if row == middle else (FULL_SPACE, FULL_SPACE)
+        lines.append(edge[0] + "".join(line).rstrip(FULL_SPACE).ljust(width, FULL_SPACE) + edge[1])
+    if east:
+        lines.append(FULL_SPACE * (width // 2) + east)
+    return [line.rstrip(FULL_SPACE) for line in lines]
 
 
 def _cite_data(c: Citation) -> dict[str, str]:
@@ -46,7 +85,8 @@ def to_data(r: ResolvedRite) -> dict[str, Any]:
         d["citations"] = [_cite_data(c) for c in preferred_citations(el, w)]
         return d
 
-    return {
+    plan = {"plan": dump(r.plan)} if r.plan else {}
+    return plan | {
         "rite": r.rite.id,
         "names": r.rite.names.classical,
         "gloss": r.rite.names.gloss,
@@ -111,7 +151,9 @@ def to_html(r: ResolvedRite) -> str:
         "table{border-collapse:collapse}td{border-top:1px solid #ccc;padding:.2em .5em;vertical-align:top}"
         "small,td:last-child{color:#555;font-size:.85em}.assumption{color:#a40}</style></head><body>"
         f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(w)}</p>"
-        f"<h2>獻官</h2><ul>{offs}</ul><h2>儀注</h2><table>"
+        f"<h2>獻官</h2><ul>{offs}</ul>"
+        + (f"<h2>陳設圖</h2><pre>{e(chr(10).join(plan_lines(r)))}</pre>" if r.plan else "")
+        + "<h2>儀注</h2><table>"
         "<tr><th>#</th><th>part</th><th>role</th><th>call / action</th><th>gloss</th><th>source</th></tr>"
         + "".join(rows)
         + "</table></body></html>\n"

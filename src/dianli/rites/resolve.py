@@ -17,7 +17,7 @@ from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 from dianli.places.places import Place, get_place
-from dianli.rites.expand import Expander, NumberedStep, mirror_altars, number
+from dianli.rites.expand import Expander, NumberedStep, number
 from dianli.rites.load import all_rites
 from dianli.rites.model import (
     Altar,
@@ -25,6 +25,7 @@ from dianli.rites.model import (
     Element,
     Food,
     Officiant,
+    Plan,
     Preparation,
     Rite,
     Role,
@@ -90,6 +91,7 @@ class ResolvedRite:
     vessels: tuple[Vessel, ...]
     foods: tuple[Food, ...]
     altars: tuple[Altar, ...]
+    plan: Plan | None
     tablets: tuple[Tablet, ...]
     texts: tuple[Text, ...]
     date_rules: tuple[DateRule, ...]
@@ -178,7 +180,8 @@ def resolve_with(
         preparations=_kept(effective.preparations, scope),
         vessels=_kept(effective.vessels, scope),
         foods=_kept(effective.foods, scope),
-        altars=mirror_altars(_kept(effective.altars, scope), effective.overrides, scope.keeps),
+        altars=_kept(effective.altars, scope),
+        plan=effective.plan if effective.plan is None or scope.keeps(effective.plan) else None,
         tablets=_kept(effective.tablets, scope),
         texts=_kept(effective.texts, scope),
         date_rules=_kept(effective.date_rule, scope),
