@@ -328,8 +328,12 @@ from dianli.dance.listing import poses_json as dance_poses_json  # noqa: E402
 from dianli.dance.mirror import Asymmetry as DanceAsymmetry  # noqa: E402
 from dianli.dance.mirror import asymmetries as dance_asymmetries  # noqa: E402
 from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json  # noqa: E402
-from dianli.dance.notation import CharacterNotation, NotationError, RankClause  # noqa: E402
-from dianli.dance.notation import dance_witnesses  # noqa: E402
+from dianli.dance.notation import (  # noqa: E402
+    CharacterNotation,
+    NotationError,
+    RankClause,
+    dance_witnesses,
+)
 from dianli.dance.notation import emendations as dance_emendations  # noqa: E402
 from dianli.dance.notation import movement as dance_movement  # noqa: E402
 from dianli.dance.notation import movements as dance_movements  # noqa: E402
