@@ -13,6 +13,7 @@ from dianli.api import (
     Tuning,
     UnknownValueError,
     accepted_movement_names,
+    cents_table,
     default_huangzhong_hz,
     default_timing,
     fingering,
@@ -24,14 +25,53 @@ from dianli.api import (
 )
 from dianli.cli.common import console, run_guarded, write_text_output
 
-SUBCOMMANDS = ("suite", "fingering", "findings")
+SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument")
 
 
 def _fingering(note: str | None) -> None:
     if note is None:
         raise typer.BadParameter("give a note, e.g. dianli music fingering 太四")
-    for f in fingering(note):
-        console.print(f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]")
+    lines = [
+        f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]" for f in fingering(note)
+    ]
+    write_text_output("\n".join(lines), None)
+
+
+def _instrument(name: str | None, as_json: bool) -> None:
+    if name is None:
+        raise typer.BadParameter("give an instrument, e.g. dianli music instrument 編鐘")
+    x = instrument(name)
+    if as_json:
+        payload = {
+            "id": x.id,
+            "name": x.name,
+            "family": x.family,
+            "cite": {"witness": x.cite.witness, "quote": x.cite.quote},
+            "dimensions": [{"what": d.what, "text": d.text, "witness": d.cite.witness} for d in x.dimensions],
+            "description": [{"witness": c.witness, "quote": c.quote} for c in x.description],
+        }
+        write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), None)
+        return
+    lines = [f"{x.name} ({x.id}, {x.family})  {x.cite.quote}  [{x.cite.witness}]"]
+    lines += [f"  {d.what}: {d.text}  [{d.cite.witness}]" for d in x.dimensions]
+    for witness in dict.fromkeys(c.witness for c in x.description):
+        lines.append(f"  [{witness}]")
+        lines += [f"    {c.quote}" for c in x.described_in(witness)]
+    write_text_output("\n".join(lines), None)
+
+
+def _cents(as_json: bool) -> None:
+    rows = cents_table()
+    if as_json:
+        write_text_output(json.dumps([r.as_dict() for r in rows], ensure_ascii=False, indent=2), None)
+        return
+    lines = ["pipe\t律\tstated\t寸\t三分損益 寸\tstated ¢\t三分 ¢\tequal ¢\tΔ¢\tverdict"]
+    for r in rows:
+        lines.append(
+            f"{r.lu.pipe}\t{r.lu.name}\t{r.lu.stated.text}\t{r.stated_cun:g}\t{r.sanfen_cun:.4f}\t"
+            f"{r.stated_cents:.1f}\t{r.sanfen_cents:.1f}\t{r.equal_cents:.0f}\t{r.deviation_cents:+.1f}\t{r.verdict}"
+        )
+    write_text_output("\n".join(lines), None)
 
 
 def _findings(as_json: bool) -> None:
@@ -67,9 +107,11 @@ def register(app: typer.Typer) -> None:
         target: str = typer.Argument(
             ...,
             help="A movement (迎神 初獻 亞獻 終獻 徹饌 送神 望瘞; 寧平 安平 景平; ids such as chuxian), "
-            "or: suite | fingering NOTE | findings.",
+            "or: suite | fingering NOTE | findings | cents | instrument NAME.",
         ),
-        note: str = typer.Argument(None, help="For 'fingering': a note such as 太四."),
+        note: str = typer.Argument(
+            None, help="For 'fingering': a note such as 太四; for 'instrument': a name such as 編鐘."
+        ),
         fmt: str = typer.Option("wav", "--format", "-f", help=f"One of {', '.join(MUSIC_FORMATS)}."),
         out: str = typer.Option(None, "-o", "--output", help="Output file ('-' = stdout, json only)."),
         character_seconds: float = typer.Option(None, help="Seconds per sung character (an assumption)."),
@@ -78,7 +120,7 @@ def register(app: typer.Typer) -> None:
             "sanfen", help="Tuning: sanfen (三分損益), stated (pipe lengths) or equal."
         ),
         huangzhong_hz: float = typer.Option(None, help="Absolute pitch of 黃鐘 in Hz (an assumption)."),
-        as_json: bool = typer.Option(False, "--json", help="findings: print JSON."),
+        as_json: bool = typer.Option(False, "--json", help="findings, cents, instrument: print JSON."),
     ) -> None:
         """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`."""
         if target == "fingering":
@@ -86,6 +128,12 @@ def register(app: typer.Typer) -> None:
             return
         if target == "findings":
             _findings(as_json)
+            return
+        if target == "cents":
+            _cents(as_json)
+            return
+        if target == "instrument":
+            _instrument(note, as_json)
             return
         timing = default_timing(character_seconds, stroke_seconds)
         tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, OutOfRangeError
+from dianli.music.findings import Finding
 from dianli.music.pitch import lu
 from dianli.music.score import Movement, SungCharacter, movement, movement_info, movement_infos
 from dianli.music.sources import citations, load_data, require
@@ -133,7 +134,7 @@ def rules() -> tuple[Rule, ...]:
                 at,
                 int(entry.get("order", 0)),
                 entry,
-                citations(entry.get("cite"), where),
+                citations(entry.get("cite"), where) + citations(entry.get("parallels"), f"{where}.parallels"),
             )
         )
     return tuple(sorted(result, key=lambda r: (ANCHORS.index(r.at), r.order)))
@@ -380,3 +381,40 @@ def rule_assumptions() -> dict[str, str]:
         if text:
             out[r.id] = " ".join(str(text).split())
     return out
+
+
+def structure_cites() -> tuple[Citation, ...]:
+    """Where the witnesses count the performances of the whole music (六曲八奏, 八曲八響)."""
+    movements = load_data("movements.yaml")
+    suite = require(load_data("cues.yaml"), "suite", _FILE)
+    return (
+        citations(require(movements, "structure_cite", "music/data/movements.yaml"), "structure_cite")
+        + citations(movements.get("structure_parallels"), "music/data/movements.yaml: structure_parallels")
+        + citations(require(suite, "performances_cite", _FILE), f"{_FILE}: suite.performances_cite")
+    )
+
+
+def cue_findings() -> tuple[Finding, ...]:
+    """Rotations over the suite whose length differs from the number of performances the 樂章 lists."""
+    performances = movement_infos()
+    listed = "、".join(m.name for m in performances)
+    result = []
+    for r in rules():
+        cycle = r.spec.get("cycle") or {}
+        if cycle.get("over") != "movement_in_suite" or len(cycle["values"]) == len(performances):
+            continue
+        values = [str(v) for v in cycle["values"]]
+        unused = values[len(performances) :]
+        message = (
+            f"the {r.spec.get('instrument', r.id)} rotation has {len(values)} strokes (全樂八曲八響; the 樂章 "
+            f"counts 六曲八奏) but the 樂章 lists {len(performances)} performances ({listed}); "
+        )
+        message += (
+            f"the last {len(unused)} stroke(s) ({'、'.join(unused)}) fall on no movement, "
+            "unless a repeat the witness does not name is meant (the modern translation drops 八奏: "
+            "六曲，入场演奏时连奏其中两曲)"
+            if unused
+            else f"the rotation wraps around after {len(values)} performances"
+        )
+        result.append(Finding("cues", f"{r.id} rotation", message, structure_cites() + r.cites[:2]))
+    return tuple(result)

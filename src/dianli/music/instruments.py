@@ -40,6 +40,12 @@ class Instrument:
     dimensions: tuple[Dimension, ...]
     cite: Citation
     notes: tuple[Citation, ...]
+    description: tuple[Citation, ...] = ()
+    """Every other descriptive clause (material, making, frame, how it is struck), in every witness."""
+
+    def described_in(self, witness: str) -> tuple[Citation, ...]:
+        """The description as one witness gives it."""
+        return tuple(c for c in self.description if c.witness == witness)
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,7 @@ def instruments() -> tuple[Instrument, ...]:
                 dimensions=dims,
                 cite=citation(require(entry, "cite", where), where),
                 notes=citations(entry.get("notes"), f"{where}.notes"),
+                description=citations(entry.get("description"), f"{where}.description"),
             )
         )
     return tuple(result)
@@ -108,6 +115,13 @@ def fingerings() -> tuple[Fingering, ...]:
                 Fingering(token, inst_id, entry["written"], entry["text"], citation(entry["cite"], where))
             )
     return tuple(result)
+
+
+def fingering_gloss(note: str) -> tuple[Citation, ...]:
+    """The modern translation's rendering of a note's 樂譜 entry (``_gloss`` in the data)."""
+    token = fingering(note)[0].note
+    table = require(load_data("instruments.yaml"), "fingering", _FILE)
+    return citations(table[token].get("_gloss"), f"{_FILE}: fingering.{token}._gloss")
 
 
 def fingered_notes() -> tuple[str, ...]:

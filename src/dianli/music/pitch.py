@@ -18,7 +18,7 @@ from dianli.corpus.normalise import fold
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.measures import UNITS_CUN, Length, parse_length
-from dianli.music.sources import citation, load_data, require
+from dianli.music.sources import citation, citations, load_data, require
 
 _FILE = "music/data/pitch.yaml"
 TUNING_SYSTEMS: tuple[str, ...] = ("sanfen", "stated", "equal")
@@ -42,6 +42,8 @@ class Lu:
     qing_of: str | None
     stated: Length
     cite: Citation
+    parallels: tuple[Citation, ...] = ()
+    """The same pipe in the other witnesses (汀州府志, the modern translation)."""
 
     @property
     def stated_length_cun(self) -> float:
@@ -85,6 +87,7 @@ def lus() -> tuple[Lu, ...]:
                 qing_of=entry.get("qing_of"),
                 stated=parse_length(cite.quote.split("長", 1)[-1]),
                 cite=cite,
+                parallels=citations(entry.get("parallels"), f"{where}.parallels"),
             )
         )
     return tuple(result)
@@ -136,6 +139,12 @@ def mode_syllables() -> tuple[str, ...]:
 def mode_cite() -> Citation:
     """Where the witness names the six syllables of the 大成樂."""
     return citation(require(load_data("pitch.yaml"), "mode", _FILE)["cite"], f"{_FILE}: mode.cite")
+
+
+def gekoupu_cites() -> tuple[Citation, ...]:
+    """The 歌口譜: where each syllable starts and falls in the mouth (every witness that gives it)."""
+    entry = require(load_data("pitch.yaml"), "gekoupu", _FILE)
+    return citations(require(entry, "cites", f"{_FILE}: gekoupu"), f"{_FILE}: gekoupu.cites")
 
 
 def note_tokens() -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from dianli.errors import UnknownValueError
 from dianli.music.cues import (
     Timeline,
     Timing,
+    cue_findings,
     default_timing,
     rule_assumptions,
     suite_timeline,
@@ -25,8 +26,8 @@ MUSIC_FORMATS: tuple[str, ...] = ("wav", "flac", "mid", "musicxml", "json")
 
 
 def music_findings() -> tuple[Finding, ...]:
-    """Every finding of the music domain: pitch, score and dance, fingering."""
-    return pitch_findings() + score_findings() + fingering_findings()
+    """Every finding of the music domain: pitch, score and dance, fingering, cue rotations."""
+    return pitch_findings() + score_findings() + fingering_findings() + cue_findings()
 
 
 def timeline_json(tl: Timeline, tuning: Tuning) -> str:

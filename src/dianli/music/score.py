@@ -89,6 +89,8 @@ class MovementInfo:
     same_as: str | None
     cite: Citation
     gloss: tuple[tuple[int, int, str, Citation], ...]
+    text_cites: tuple[Citation, ...] = ()
+    """The sung text line by line: the scored lines of the score witness, the paraphrase of the gloss."""
 
     @property
     def title(self) -> str:
@@ -144,6 +146,7 @@ def movement_infos() -> tuple[MovementInfo, ...]:
                 same_as=entry.get("same_as"),
                 cite=citation(require(entry, "cite", where), where),
                 gloss=tuple(gloss),
+                text_cites=citations(entry.get("text_cites"), f"{where}.text_cites"),
             )
         )
     return tuple(result)
