@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "coverage",
     "dance",
     "temples",
+    "program",
 )
 
 app = typer.Typer(

@@ -1,0 +1,417 @@
+"""Assembling one ceremony: the resolved rite, its day, its music and pictures, as a :class:`Program`.
+
+Everything comes from the public API (``dianli.api``): the rite's plain data (``rite_to_data``), the
+calendar's observances with their related days, the 祝文 date clause, the music's movements and the
+spring ox. Nothing here knows a particular rite: the rules it applies (seasons, which rites show the
+spring ox, the tablet plan) are data in ``data/program.yaml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date
+from typing import Any
+
+from dianli import api
+from dianli.api import Occurrence, UnknownValueError
+from dianli.program import model as m
+from dianli.program.config import config, season_ids, season_of_month
+from dianli.program.passages import PassageBook
+from dianli.program.textview import parallels
+
+Data = Mapping[str, Any]
+OFFERING_KEYS: tuple[tuple[str, str], ...] = (
+    ("offerings", "vessel"),
+    ("silk", "colour"),
+    ("victims", "animal"),
+    ("cups", "material"),
+    ("items", "vessel"),
+)
+"""The kinds of things laid before a tablet in the rite data, and the field that names each."""
+OFFERING_LABELS: dict[str, str] = {"silk": "帛", "cups": "爵"}
+
+
+def _cites_of(d: Data) -> list[Mapping[str, Any]]:
+    """An element's citations in plain data: ``citations`` (resolved rites) or ``cite`` + ``also_in``."""
+    if "citations" in d:
+        return list(d["citations"])
+    cite = d.get("cite")
+    if not cite:
+        return []
+    return [cite, *({**cite, "witness": w} for w in d.get("also_in", ()))]
+
+
+# --- the day -------------------------------------------------------------------------------------
+
+
+def _season_occurrences(rite: str, place: api.Place, year: int) -> tuple[Occurrence, ...]:
+    if rite not in api.RITE_IDS:
+        return ()
+    return api.observances_for(place, year, [rite])
+
+
+def choose_day(
+    occurrences: Iterable[Occurrence], season: str | None
+) -> tuple[Occurrence | None, str | None, list[str]]:
+    """The rite's own occurrence for ``season`` (or the first of the year), the season, assumptions."""
+    main = [o for o in occurrences if o.part is None]
+    if season is not None and season not in season_ids():
+        raise UnknownValueError("season", season, season_ids())
+    if not main:
+        return None, season, []
+    by_season = [(season_of_month(o.chinese_date.month) if o.chinese_date else None, o) for o in main]
+    if season is not None:
+        chosen = [o for s, o in by_season if s == season]
+        if not chosen:
+            held = sorted({s for s, _ in by_season if s})
+            raise UnknownValueError("season for this rite", season, held or ["(no dated observance)"])
+        return chosen[0], season, []
+    first_season, first = by_season[0]
+    notes = []
+    if len({s for s, _ in by_season}) > 1:
+        notes.append(
+            f"no season asked for: the first observance of the year is shown ({first.name}); "
+            f"others: {', '.join(o.name for _, o in by_season[1:])}"
+        )
+    return first, first_season, notes
+
+
+def ceremony_date(occ: Occurrence | None, rule_text: str | None, book: PassageBook) -> m.CeremonyDate:
+    if occ is None:
+        return m.CeremonyDate(
+            source="open",
+            source_detail="the calendar has no observance of this rite",
+            rule_text=rule_text,
+        )
+    source = occ.source.value if occ.source else "open"
+    detail = occ.source.description if occ.source else (occ.open_reason or "")
+    return m.CeremonyDate(
+        observance=occ.observance_id,
+        observance_name=occ.name,
+        western=occ.day,
+        weekday=occ.weekday,
+        chinese=occ.chinese_date.label if occ.chinese_date else None,
+        source=source,
+        source_detail=detail,
+        time_label=occ.time_label,
+        rule_text=rule_text,
+        open_reason=occ.open_reason,
+        cites=(book.cite(occ.cite),),
+    )
+
+
+def related_days(occurrences: Iterable[Occurrence], occ: Occurrence | None) -> list[Occurrence]:
+    """The related days (齋戒, 省牲 …) of ``occ``: those of its observance nearest to its day."""
+    if occ is None or occ.day is None:
+        return []
+    items = list(occurrences)
+    mains = [o.day for o in items if o.part is None and o.observance_id == occ.observance_id and o.day]
+
+    def nearest(day: date) -> date:
+        return min(mains, key=lambda d: abs((d - day).days))
+
+    return [
+        o
+        for o in items
+        if o.part is not None and o.observance_id == occ.observance_id and o.day and nearest(o.day) == occ.day
+    ]
+
+
+# --- preparations --------------------------------------------------------------------------------
+
+
+def _related_name(occ: Occurrence, main_name: str) -> str:
+    suffix = f"（{main_name}）"
+    return occ.name[: -len(suffix)] if occ.name.endswith(suffix) else occ.name
+
+
+def preparations(
+    rows: Iterable[Data], related: Iterable[Occurrence], main_name: str, book: PassageBook
+) -> tuple[m.Preparation, ...]:
+    """The rite's preparations, dated by the calendar's related days whose name starts with the
+    preparation's kind; related days that match no preparation are added from the calendar."""
+    days = [(api.fold(_related_name(o, main_name)), o) for o in related]
+    used: set[int] = set()
+    out: list[m.Preparation] = []
+    for d in rows:
+        kind = str(d["kind"])
+        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(api.fold(kind))]
+        used.update(i for i, _ in hits)
+        out.append(
+            m.Preparation(
+                kind=kind,
+                text=d.get("text"),
+                gloss=d.get("gloss"),
+                who=tuple(d.get("who", ())),
+                when=d.get("when"),
+                days=tuple(o.day for _, o in hits if o.day),
+                chinese_days=tuple(o.chinese_date.label for _, o in hits if o.chinese_date),
+                cites=book.refs(_cites_of(d)),
+                assumption=d.get("assumption"),
+            )
+        )
+    extra: dict[str, list[Occurrence]] = {}
+    for i, (_, o) in enumerate(days):
+        if i not in used:
+            extra.setdefault(_related_name(o, main_name), []).append(o)
+    for name, occs in extra.items():
+        out.append(
+            m.Preparation(
+                kind=name,
+                days=tuple(o.day for o in occs if o.day),
+                chinese_days=tuple(o.chinese_date.label for o in occs if o.chinese_date),
+                cites=(book.cite(occs[0].cite),),
+            )
+        )
+    return tuple(sorted(out, key=lambda p: (p.days[0] if p.days else date.max, 0)))
+
+
+# --- altars, tablets, things ---------------------------------------------------------------------
+
+
+def offering_lines(altar: Data, book: PassageBook) -> tuple[m.OfferingLine, ...]:
+    lines = []
+    for key, name_field in OFFERING_KEYS:
+        for item in altar.get(key, ()):
+            what = OFFERING_LABELS.get(key) or str(item.get(name_field, key))
+            detail = item.get(name_field) if key in OFFERING_LABELS else item.get("notes")
+            lines.append(
+                m.OfferingLine(
+                    what=what,
+                    count=item.get("count"),
+                    detail=None if detail is None else str(detail),
+                    cites=book.refs(_cites_of(item)),
+                )
+            )
+    return tuple(lines)
+
+
+def altars(rows: Iterable[Data], book: PassageBook) -> tuple[m.Altar, ...]:
+    return tuple(
+        m.Altar(
+            id=str(a["id"]),
+            name=str(a["name"]),
+            tablets=tuple(a.get("tablets", ())),
+            position=a.get("position"),
+            lines=offering_lines(a, book),
+            cites=book.refs(_cites_of(a)),
+        )
+        for a in rows
+    )
+
+
+def tablets(rows: Iterable[Data], book: PassageBook) -> tuple[m.Tablet, ...]:
+    return tuple(
+        m.Tablet(
+            name=str(t["name"]),
+            hall=str(t["hall"]),
+            side=t.get("side"),
+            order=t.get("order"),
+            cites=book.refs(_cites_of(t)),
+        )
+        for t in rows
+    )
+
+
+def things(rows: Iterable[Data], detail_fields: tuple[str, ...], book: PassageBook) -> tuple[m.Thing, ...]:
+    out = []
+    for d in rows:
+        detail = "；".join(str(d[f]) for f in detail_fields if d.get(f))
+        out.append(
+            m.Thing(
+                name=str(d["name"]),
+                detail=detail or None,
+                gloss=d.get("gloss"),
+                cites=book.refs(_cites_of(d)),
+            )
+        )
+    return tuple(out)
+
+
+def people(rows: Iterable[Data], name_field: str, book: PassageBook) -> tuple[m.Officiant, ...]:
+    return tuple(
+        m.Officiant(
+            function=str(d.get("function", d.get(name_field, ""))),
+            office=str(d.get("office", d.get("duty", "")) or ""),
+            count=d.get("count"),
+            notes=d.get("notes") or d.get("gloss"),
+            cites=book.refs(_cites_of(d)),
+            assumption=d.get("assumption"),
+        )
+        for d in rows
+    )
+
+
+def prayers(rows: Iterable[Data], occ: Occurrence | None, book: PassageBook) -> tuple[m.Prayer, ...]:
+    out = []
+    for d in rows:
+        template = str(d["text"])
+        filled = api.fill_date_clause(template, occ.day) if occ is not None and occ.day else None
+        out.append(
+            m.Prayer(
+                id=str(d["id"]),
+                title=str(d["title"]),
+                template=template,
+                filled=filled if filled != template else None,
+                gloss=d.get("gloss"),
+                cites=book.refs(_cites_of(d)),
+            )
+        )
+    return tuple(out)
+
+
+# --- steps and music -----------------------------------------------------------------------------
+
+STEP_FIELDS = (
+    "role",
+    "call",
+    "action",
+    "gloss",
+    "posture",
+    "door",
+    "notes",
+    "music",
+    "music_action",
+    "dance",
+)
+
+
+def steps(rows: Iterable[Data], book: PassageBook) -> tuple[m.Step, ...]:
+    out = []
+    for d in rows:
+        fields = {f: (None if d.get(f) is None else str(d[f])) for f in STEP_FIELDS}
+        out.append(
+            m.Step(
+                number=int(d["number"]),
+                part=str(d.get("part", "")),
+                kind=str(d.get("kind", "")),
+                cites=book.refs(_cites_of(d)),
+                assumption=d.get("assumption"),
+                **fields,
+            )
+        )
+    return tuple(out)
+
+
+def _sung(movement_id: str) -> tuple[m.SungCharacter, ...]:
+    chars = api.movement(movement_id).characters
+    times = api.character_times(movement_id)
+    timed = len(times) == len(chars)
+    return tuple(
+        m.SungCharacter(
+            char=c.display,
+            lu=c.note.lu,
+            gongche=c.note.gongche,
+            token=c.note.token,
+            start_s=round(times[i][1], 3) if timed else None,
+            end_s=round(times[i][2], 3) if timed else None,
+        )
+        for i, c in enumerate(chars)
+    )
+
+
+def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.MusicCue, ...]:
+    """One cue per movement named by the steps, in order, with the numbers of the steps naming it."""
+    known = set(api.movement_ids())
+    order: dict[str, list[int]] = {}
+    for s in program_steps:
+        if s.music and s.music in known:
+            order.setdefault(s.music, []).append(s.number)
+    cues = []
+    for mid, numbers in order.items():
+        info = api.movement_info(mid)
+        cues.append(
+            m.MusicCue(
+                movement=mid,
+                name=info.name,
+                tune=info.tune,
+                danced=info.danced,
+                same_as=info.same_as,
+                duration_s=round(api.timeline(mid).duration_s, 3),
+                steps=tuple(numbers),
+                characters=_sung(mid),
+                cites=(book.cite(info.cite),),
+            )
+        )
+    return tuple(cues)
+
+
+def spring_ox_pictures(
+    rite: str, place: api.Place, year: int, book: PassageBook
+) -> tuple[m.SpringOxPicture, ...]:
+    rule = config().pictures.spring_ox
+    if rite not in rule.rites:
+        return ()
+    book.cite(rule.cite)
+    out = []
+    for profile in api.profile_ids():
+        ox = api.spring_ox(year, place=place.id, rule=profile)
+        summary = api.spring_ox_text(ox).splitlines()[0]
+        out.append(m.SpringOxPicture(rule=profile, summary=summary, svg=api.spring_ox_svg(ox)))
+    return tuple(out)
+
+
+# --- the program ---------------------------------------------------------------------------------
+
+
+def assemble(
+    rite: str, place: str, year: int, season: str | None = None, witness: str | None = None
+) -> m.Program:
+    """One ceremony fully resolved: ``rite`` (id or name) at ``place`` in ``year`` (``season`` picks
+    among a year's observances), in ``witness``'s reading (default: the place's governing witness)."""
+    resolved = api.resolve_rite(rite, place, year, witness)
+    data = api.rite_to_data(resolved)
+    where = resolved.place
+    book = PassageBook()
+    occurrences = _season_occurrences(resolved.rite.id, where, year)
+    occ, season_used, notes = choose_day(occurrences, season)
+    related = related_days(occurrences, occ)
+    rule_text = next((str(r["text"]) for r in data.get("date_rules", ()) if r.get("text")), None)
+    # Built in the booklet's order, so citations are numbered as a reader meets them.
+    day = ceremony_date(occ, rule_text, book)
+    officiants = people(data.get("officiants", ()), "function", book)
+    roles = people(data.get("roles", ()), "name", book)
+    preps = preparations(data.get("preparations", ()), related, occ.name if occ else "", book)
+    altar_list = altars(data.get("altars", ()), book)
+    tablet_list = tablets(data.get("tablets", ()), book)
+    vessels = things(data.get("vessels", ()), ("material", "holds", "description"), book)
+    foods = things(data.get("foods", ()), ("preparation", "vessel"), book)
+    texts = prayers(data.get("texts", ()), occ, book)
+    program_steps = steps(data.get("steps", ()), book)
+    cues = music_cues(program_steps, book)
+    pictures = spring_ox_pictures(resolved.rite.id, where, year, book)
+    assumptions = [*notes]
+    if occ is not None and occ.assumption:
+        assumptions.append(f"date: {occ.assumption}")
+    if occ is not None and occ.open_reason:
+        assumptions.append(f"date: {occ.open_reason}")
+    assumptions.extend(f"step {s.number}: {s.assumption}" for s in program_steps if s.assumption)
+    if tablet_list:
+        assumptions.append(f"tablet plan: {config().tablet_plan.assumption}")
+    if cues:
+        assumptions.append(f"music: {config().audio.assumption}")
+    return m.Program(
+        rite=resolved.rite.id,
+        names=tuple(data.get("names", (resolved.rite.id,))),
+        gloss=str(data.get("gloss", "")),
+        place=m.PlaceRef(id=where.id, name=where.name, level=str(where.level)),
+        year=year,
+        season=season_used,
+        witness=resolved.witness,
+        governing_witness=resolved.governing_witness,
+        date=day,
+        officiants=officiants,
+        roles=roles,
+        preparations=preps,
+        altars=altar_list,
+        tablets=tablet_list,
+        vessels=vessels,
+        foods=foods,
+        prayers=texts,
+        steps=program_steps,
+        music=cues,
+        spring_ox=pictures,
+        assumptions=tuple(assumptions),
+        passages=book.passages,
+        parallels=parallels(p.section_id for p in book.passages if p.section_id),
+    )

@@ -1,0 +1,77 @@
+"""The program's rules as data (``data/program.yaml``), validated."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from dianli.api import Citation, DataError
+
+_FILE = "data/program.yaml"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Seasons(_Model):
+    assumption: str
+    months: dict[str, tuple[int, ...]]
+
+
+class PictureRule(_Model):
+    rites: tuple[str, ...]
+    cite: Citation
+
+
+class Pictures(_Model):
+    spring_ox: PictureRule
+
+
+class ColumnRule(_Model):
+    match: str
+    column: int
+
+
+class TabletPlan(_Model):
+    assumption: str
+    columns: tuple[ColumnRule, ...]
+
+
+class AudioRule(_Model):
+    rate_hz: int
+    format: str
+    subtype: str
+    mime: str
+    assumption: str
+
+
+class ProgramConfig(_Model):
+    seasons: Seasons
+    pictures: Pictures
+    tablet_plan: TabletPlan
+    audio: AudioRule
+
+
+@functools.cache
+def config() -> ProgramConfig:
+    """The validated ``program.yaml``; a broken file is a DataError naming file and field."""
+    text = resources.files("dianli.program").joinpath(_FILE).read_text(encoding="utf-8")
+    try:
+        return ProgramConfig.model_validate(yaml.safe_load(text))
+    except ValidationError as exc:
+        raise DataError(f"dianli/program/{_FILE}: {exc}") from exc
+
+
+def season_ids() -> tuple[str, ...]:
+    return tuple(config().seasons.months)
+
+
+def season_of_month(month: int) -> str:
+    for name, months in config().seasons.months.items():
+        if month in months:
+            return name
+    raise DataError(f"dianli/program/{_FILE}: seasons: month {month} is in no season")

@@ -1,0 +1,218 @@
+"""The program of one ceremony as plain, validated data (pydantic): what the booklet and JSON show.
+
+Every element refers to its witness passages by ``cites`` (ids of :class:`Passage` entries in
+``Program.passages``), so the booklet can link each statement to the passage quoted in context.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Passage(_Frozen):
+    """A witness passage as the program quotes it: the quote found in its witness, with context."""
+
+    id: str
+    witness: str
+    witness_title: str
+    quote: str
+    section_id: str | None = None
+    section_title: str | None = None
+    before: str = ""
+    passage: str = ""
+    after: str = ""
+    error: str | None = None
+    """Set when the quote does not resolve (then the closest passage is named here)."""
+
+
+class Segment(_Frozen):
+    """A run of witness text: main text or a note (small print, 【】, ())."""
+
+    text: str
+    note: bool
+
+
+class Parallel(_Frozen):
+    """A section of the classical witness beside the same section of its modern translation."""
+
+    section_id: str
+    title: str
+    classical: tuple[Segment, ...]
+    modern: tuple[Segment, ...]
+
+
+class PlaceRef(_Frozen):
+    id: str
+    name: str
+    level: str
+
+
+class CeremonyDate(_Frozen):
+    """The day of the ceremony and where it comes from."""
+
+    observance: str | None = None
+    observance_name: str | None = None
+    western: date | None = None
+    weekday: str | None = None
+    chinese: str | None = None
+    source: str
+    """``almanac table``, ``computation``, ``assumption`` or ``open``."""
+    source_detail: str
+    time_label: str | None = None
+    rule_text: str | None = None
+    open_reason: str | None = None
+    cites: tuple[str, ...] = ()
+
+
+class Officiant(_Frozen):
+    function: str
+    office: str
+    count: int | None = None
+    notes: str | None = None
+    cites: tuple[str, ...] = ()
+    assumption: str | None = None
+
+
+class Preparation(_Frozen):
+    """One preparation on the timeline; ``days`` are its dates when the calendar gives them."""
+
+    kind: str
+    text: str | None = None
+    gloss: str | None = None
+    who: tuple[str, ...] = ()
+    when: str | None = None
+    days: tuple[date, ...] = ()
+    chinese_days: tuple[str, ...] = ()
+    cites: tuple[str, ...] = ()
+    assumption: str | None = None
+
+
+class OfferingLine(_Frozen):
+    """One kind of thing laid before a tablet, with its count."""
+
+    what: str
+    count: int | None = None
+    detail: str | None = None
+    cites: tuple[str, ...] = ()
+
+
+class Altar(_Frozen):
+    id: str
+    name: str
+    tablets: tuple[str, ...] = ()
+    position: str | None = None
+    lines: tuple[OfferingLine, ...] = ()
+    cites: tuple[str, ...] = ()
+
+
+class Tablet(_Frozen):
+    name: str
+    hall: str
+    side: str | None = None
+    order: int | None = None
+    cites: tuple[str, ...] = ()
+
+
+class Thing(_Frozen):
+    """A vessel or a food, with what it holds or how it is prepared."""
+
+    name: str
+    detail: str | None = None
+    gloss: str | None = None
+    cites: tuple[str, ...] = ()
+
+
+class Prayer(_Frozen):
+    """A text read in the rite: the witness's template and the same text with its date clause filled."""
+
+    id: str
+    title: str
+    template: str
+    filled: str | None = None
+    gloss: str | None = None
+    cites: tuple[str, ...] = ()
+
+
+class Step(_Frozen):
+    number: int
+    part: str
+    kind: str
+    role: str | None = None
+    call: str | None = None
+    action: str | None = None
+    gloss: str | None = None
+    posture: str | None = None
+    door: str | None = None
+    notes: str | None = None
+    music: str | None = None
+    music_action: str | None = None
+    dance: str | None = None
+    cites: tuple[str, ...] = ()
+    assumption: str | None = None
+
+
+class SungCharacter(_Frozen):
+    char: str
+    lu: str
+    gongche: str
+    token: str
+    start_s: float | None = None
+    end_s: float | None = None
+
+
+class MusicCue(_Frozen):
+    """A movement of the music, the steps that start and stop it, its sung line and (later) its audio."""
+
+    movement: str
+    name: str
+    tune: str
+    danced: bool
+    same_as: str | None = None
+    duration_s: float
+    steps: tuple[int, ...]
+    characters: tuple[SungCharacter, ...] = ()
+    cites: tuple[str, ...] = ()
+
+
+class SpringOxPicture(_Frozen):
+    rule: str
+    summary: str
+    svg: str
+
+
+class Program(_Frozen):
+    """One ceremony, fully resolved."""
+
+    rite: str
+    names: tuple[str, ...]
+    gloss: str
+    place: PlaceRef
+    year: int
+    season: str | None
+    witness: str
+    governing_witness: str
+    date: CeremonyDate
+    officiants: tuple[Officiant, ...]
+    roles: tuple[Officiant, ...]
+    preparations: tuple[Preparation, ...]
+    altars: tuple[Altar, ...]
+    tablets: tuple[Tablet, ...]
+    vessels: tuple[Thing, ...]
+    foods: tuple[Thing, ...]
+    prayers: tuple[Prayer, ...]
+    steps: tuple[Step, ...]
+    music: tuple[MusicCue, ...]
+    spring_ox: tuple[SpringOxPicture, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    passages: tuple[Passage, ...] = ()
+    parallels: tuple[Parallel, ...] = ()
+
+    @property
+    def title(self) -> str:
+        return f"{self.names[0]} — {self.place.name} {self.year}"

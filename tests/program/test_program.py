@@ -1,0 +1,177 @@
+"""The program of one ceremony: assembly, booklet and JSON, checked on 祀先師 at 臺灣府 in 1752."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dianli.api import DianliError, Program, assemble_program, booklet_name, program_json, render_booklet
+from dianli.cli.app import app
+from dianli.program.model import Tablet
+from dianli.program.plan import tablet_column
+
+
+@pytest.fixture(scope="module")
+def xianshi() -> Program:
+    return assemble_program("祀先師", "臺灣府", 1752)
+
+
+@pytest.fixture(scope="module")
+def booklet(xianshi: Program) -> str:
+    return render_booklet(xianshi, dance=False)
+
+
+def test_date_is_the_almanac_day(xianshi: Program) -> None:
+    assert xianshi.date.western == date(1752, 3, 20)
+    assert xianshi.date.chinese == "乾隆十七年二月初五"
+    assert xianshi.date.source == "almanac table"
+    assert xianshi.season == "spring"
+
+
+@pytest.mark.parametrize(("season", "day"), [("spring", date(1752, 3, 20)), ("autumn", date(1752, 9, 16))])
+def test_season_picks_the_observance(season: str, day: date) -> None:
+    assert assemble_program("xianshi", "taiwan-fu", 1752, season=season).date.western == day
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("祀先師", "臺灣府", 1752, "summer"), "summer"),
+        (("祀先師", "臺灣府", 1752, "monsoon"), "monsoon"),
+        (("no-such-rite", "臺灣府", 1752, None), "no-such-rite"),
+        (("祀先師", "Atlantis", 1752, None), "Atlantis"),
+        (("祀先師", "臺灣府", 1500, None), "1500"),
+    ],
+)
+def test_bad_input_names_the_value(args: tuple[str, str, int, str | None], needle: str) -> None:
+    with pytest.raises(DianliError, match=needle):
+        assemble_program(*args[:3], season=args[3])
+
+
+def test_officiants_preparations_and_prayer(xianshi: Program) -> None:
+    assert xianshi.officiants[0].function == "正獻官"
+    assert "知府" in xianshi.officiants[0].office
+    kinds = {p.kind: p for p in xianshi.preparations}
+    assert kinds["散齋"].days == (date(1752, 3, 17), date(1752, 3, 18))
+    assert kinds["省牲"].days == (date(1752, 3, 19),)
+    assert xianshi.prayers[0].filled is not None
+    assert xianshi.prayers[0].filled.startswith("維乾隆十七年，歲次壬申，二月癸巳朔，越五日丁酉")
+
+
+def test_steps_music_and_citations(xianshi: Program) -> None:
+    assert xianshi.steps[0].number == 1 and xianshi.steps[-1].call is None
+    assert xianshi.steps[-2].call == "禮畢"
+    assert [c.movement for c in xianshi.music][:2] == ["yingshen", "chuxian"]
+    assert 13 in xianshi.music[0].steps
+    ids = {p.id for p in xianshi.passages}
+    assert all(c in ids for s in xianshi.steps for c in s.cites)
+    assert not [p for p in xianshi.passages if p.error]
+    assert any(par.section_id == "xianshi.zhisheng" for par in xianshi.parallels)
+
+
+def test_spring_ox_only_where_the_data_says() -> None:
+    ox = assemble_program("yingchun", "臺灣府", 1752)
+    assert {p.rule for p in ox.spring_ox} == {"gazetteer", "almanac"}
+    assert all(p.svg.startswith("<svg") for p in ox.spring_ox)
+    assert not assemble_program("祀先師", "臺灣府", 1752).spring_ox
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+        self.external: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(str(a["id"]))
+        if tag == "a" and a.get("href"):
+            self.hrefs.append(str(a["href"]))
+        for key in ("src", "href"):
+            value = a.get(key) or ""
+            if re.match(r"(https?:)?//", value):
+                self.external.append(value)
+
+
+def test_booklet_content(booklet: str) -> None:
+    assert "乾隆十七年二月初五" in booklet and "1752-03-20" in booklet
+    assert "知府" in booklet
+    assert "鼓初嚴" in booklet and "禮畢" in booklet
+    assert "@media print" in booklet and "size: A4" in booklet
+
+
+def test_booklet_links_resolve_and_nothing_is_fetched(booklet: str) -> None:
+    found = _Collect()
+    found.feed(booklet)
+    local = [h[1:] for h in found.hrefs if h.startswith("#")]
+    assert local and all(h in found.ids for h in local)
+    assert not found.external
+
+
+def test_booklet_escapes_its_values(xianshi: Program) -> None:
+    hostile = xianshi.model_copy(update={"gloss": "<script>alert(1)</script>"})
+    page = render_booklet(hostile, dance=False)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_json_has_the_booklet_content(xianshi: Program) -> None:
+    data = json.loads(program_json(xianshi))
+    assert data["date"]["western"] == "1752-03-20"
+    assert data["steps"][0]["number"] == 1
+    assert data["passages"][0]["id"] == "c1"
+
+
+@pytest.mark.parametrize(
+    ("side", "hall", "column"),
+    [
+        ("正中南向", "正殿", 0),
+        ("東傍西向", "正殿", 1),
+        ("殿內次西，東向", "正殿（西哲）", -2),
+        (None, "東廡", 3),
+    ],
+)
+def test_tablet_columns(side: str | None, hall: str, column: int) -> None:
+    assert tablet_column(Tablet(name="x", hall=hall, side=side)) == column
+
+
+def test_cli_writes_the_booklet(tmp_path: Path, xianshi: Program) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["program", "祀先師", "--place", "臺灣府", "--year", "1752", "--out", str(tmp_path), "--no-audio"],
+    )
+    assert result.exit_code == 0, result.output
+    path = Path(result.output.strip())
+    assert path == tmp_path / booklet_name(xianshi) == tmp_path / "xianshi-taiwan-fu-1752.html"
+    assert "祀先師禮" in path.read_text(encoding="utf-8")
+
+
+def test_cli_json_and_errors(tmp_path: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(
+        app,
+        [
+            "program",
+            "xianshi",
+            "--place",
+            "臺灣府",
+            "--year",
+            "1752",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "json",
+        ],
+    )
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(Path(ok.output.strip()).read_text(encoding="utf-8"))["rite"] == "xianshi"
+    bad = runner.invoke(app, ["program", "xianshi", "--place", "臺灣府", "--year", "1752", "--format", "pdf"])
+    assert bad.exit_code == 2 and "pdf" in bad.output
