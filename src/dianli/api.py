@@ -252,16 +252,25 @@ from dianli.music.cues import (  # noqa: E402
     Timeline,
     Timing,
     character_times,
+    cue_findings,
     default_timing,
     suite_timeline,
     timeline,
 )
 from dianli.music.findings import Finding  # noqa: E402
-from dianli.music.instruments import Fingering, Instrument, fingering, instrument, instruments  # noqa: E402
+from dianli.music.instruments import (  # noqa: E402
+    Fingering,
+    Instrument,
+    fingering,
+    fingering_gloss,
+    instrument,
+    instruments,
+)
 from dianli.music.pitch import (  # noqa: E402
     Tuning,
     cents_table,
     default_huangzhong_hz,
+    gekoupu_cites,
     gongche,
     lu,
     lus,
@@ -275,6 +284,7 @@ from dianli.music.score import (  # noqa: E402
     movement,
     movement_ids,
     movement_info,
+    parse_score_text,
     suite,
 )
 
@@ -292,9 +302,12 @@ __all__ += [
     "accepted_movement_names",
     "cents_table",
     "character_times",
+    "cue_findings",
     "default_huangzhong_hz",
     "default_timing",
     "fingering",
+    "fingering_gloss",
+    "gekoupu_cites",
     "gongche",
     "instrument",
     "instruments",
@@ -305,6 +318,7 @@ __all__ += [
     "movement_info",
     "music_findings",
     "parse_note",
+    "parse_score_text",
     "render_movement",
     "render_suite",
     "suite",

@@ -116,6 +116,7 @@ def register(app: typer.Typer) -> None:
         out: str = typer.Option(None, "-o", "--output", help="Output file ('-' = stdout, json only)."),
         character_seconds: float = typer.Option(None, help="Seconds per sung character (an assumption)."),
         stroke_seconds: float = typer.Option(None, help="Seconds per percussion stroke (an assumption)."),
+        tempo: float = typer.Option(1.0, help="Divide every duration by this (2 = twice as fast)."),
         tuning: str = typer.Option(
             "sanfen", help="Tuning: sanfen (三分損益), stated (pipe lengths) or equal."
         ),
@@ -135,7 +136,7 @@ def register(app: typer.Typer) -> None:
         if target == "instrument":
             _instrument(note, as_json)
             return
-        timing = default_timing(character_seconds, stroke_seconds)
+        timing = default_timing(character_seconds, stroke_seconds, tempo)
         tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())
         if fmt not in MUSIC_FORMATS:
             raise UnknownValueError("music format", fmt, MUSIC_FORMATS)

@@ -202,6 +202,28 @@ def parse_pairs(text: str, offset: int = 0) -> list[tuple[str, str, int, int]]:
     return pairs
 
 
+def parse_score_text(
+    text: str, offset: int = 0, where: str = "score"
+) -> tuple[tuple[str, Note, int, int], ...]:
+    """Read one movement's scored text (大(太四)哉(南工)…) into (character, note, start, end).
+
+    Raises :class:`DataError` (naming ``where``) unless there are exactly phrases × characters notes
+    and every note is a well-formed 律 + 工尺 token.
+    """
+    pairs = parse_pairs(text, offset)
+    n_phrases, per_phrase = _shape()
+    if len(pairs) != n_phrases * per_phrase:
+        raise DataError(f"{where}: {len(pairs)} notes, expected {n_phrases * per_phrase}")
+    result = []
+    for char, token, s, e in pairs:
+        try:
+            note = parse_note(token)
+        except DianliError as exc:
+            raise DataError(f"{where}: note {token!r} — {exc}") from exc
+        result.append((char, note, s, e))
+    return tuple(result)
+
+
 @functools.cache
 def movement(name: str) -> Movement:
     """The parsed movement (望瘞 is 送神's music: its score is 送神's)."""
@@ -211,21 +233,12 @@ def movement(name: str) -> Movement:
         return Movement(info, movement(source.id).phrases)
     _start, body, end = _section_span(source)
     text = load_witness(score_witness()).norm.text
-    pairs = parse_pairs(text[body:end], body)
+    scored = parse_score_text(text[body:end], body, f"{score_witness()} {source.section}")
     n_phrases, per_phrase = _shape()
-    if len(pairs) != n_phrases * per_phrase:
-        raise DataError(
-            f"{_FILE}: movement {info.id!r} has {len(pairs)} notes in section {source.section!r}, "
-            f"expected {n_phrases * per_phrase}"
-        )
     glosses = {(p, q): (r, c) for p, q, r, c in source.gloss}
     chars = []
-    for i, (char, token, s, e) in enumerate(pairs):
+    for i, (char, note, s, e) in enumerate(scored):
         phrase, position = i // per_phrase + 1, i % per_phrase + 1
-        try:
-            note = parse_note(token)
-        except DianliError as exc:
-            raise DataError(f"{score_witness()} {source.section}: note {token!r} — {exc}") from exc
         reading = glosses.get((phrase, position), (None, None))[0]
         glyph = char if char and _unencoded(char) else ""
         char = "" if glyph else char

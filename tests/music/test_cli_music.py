@@ -1,0 +1,112 @@
+"""``dianli music``: JSON, MIDI, WAV and FLAC to files, fingering, findings, cents, instrument, bad names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import mido
+import pytest
+import soundfile as sf
+from typer.testing import CliRunner
+
+from dianli.api import accepted_movement_names, timeline
+from dianli.cli import app
+
+runner = CliRunner()
+FAST = ["--tempo", "50"]
+"""Fifty times the data's tempo: a movement renders as a few seconds of audio."""
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(app, ["music", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_json_to_stdout_has_the_movement_and_its_assumptions() -> None:
+    payload = json.loads(_run("寧平", "--format", "json"))
+    assert payload["movements"] == ["chuxian"]
+    assert "timing" in payload["assumptions"]
+    sung = [e for e in payload["events"] if e["rule"] == "sung" and e["instrument"] == "voice"]
+    assert [e["lyric"] for e in sung[:4]] == ["覺", "我", "生", "民"]
+
+
+def test_mid_to_a_file_reads_back_with_one_track_per_instrument(tmp_path: Path) -> None:
+    out = tmp_path / "chuxian.mid"
+    _run("初獻", "-f", "mid", "-o", str(out))
+    tracks = mido.MidiFile(str(out)).tracks
+    assert len(tracks) > 10
+
+
+@pytest.mark.parametrize("fmt", ["wav", "flac"])
+def test_audio_to_a_file_reads_back_with_soundfile(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / f"chuxian.{fmt}"
+    _run("chuxian", "-f", fmt, "-o", str(out), *FAST)
+    samples, rate = sf.read(str(out))
+    assert rate == 44100
+    assert samples.ndim == 1
+    assert len(samples) / rate >= timeline("chuxian", None).duration_s / 50
+    assert 0.1 < abs(samples).max() <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [
+        ("太四", "七徽、二絃，左手食指按，右手中指勾"),
+        ("工", "七徽、五絃，左手大指按，右手食指剔"),
+        ("黃六", "吹第十二管、第十三管"),
+    ],
+)
+def test_fingering(note: str, expected: str) -> None:
+    assert expected in _run("fingering", note)
+
+
+def test_findings_include_pipes_and_the_rotation() -> None:
+    out = _run("findings")
+    assert "仲呂" in out
+    assert "八曲八響" in out
+
+
+def test_findings_json() -> None:
+    found = json.loads(_run("findings", "--json"))
+    assert {"pitch", "cues"} <= {f["topic"] for f in found}
+
+
+def test_cents_table_has_sixteen_pipes() -> None:
+    lines = _run("cents").strip().splitlines()
+    assert len(lines) == 17
+    assert lines[1].split("\t")[1] == "黃鐘"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"), [("編鐘", "簨"), ("搏拊", "中实以糠"), ("埙", "今廟中俱用雅塤")]
+)
+def test_instrument_shows_its_description_per_witness(name: str, expected: str) -> None:
+    out = _run("instrument", name)
+    assert expected in out or expected in out.replace("實", "实")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["咸", "-f", "json"],
+        ["nosuch"],
+        ["fingering", "太太"],
+        ["instrument", "琵琶"],
+        ["寧平", "--format", "ogg"],
+        ["寧平", "--tempo", "0"],
+    ],
+)
+def test_bad_input_exits_2_naming_the_accepted_values(args: list[str]) -> None:
+    result = runner.invoke(app, ["music", *args])
+    assert result.exit_code == 2
+    assert "error" in result.output.lower() or "accepted" in result.output or "valid" in result.output
+
+
+def test_bad_movement_names_every_accepted_name() -> None:
+    result = runner.invoke(app, ["music", "咸"])
+    assert result.exit_code == 2
+    flat = " ".join(result.output.split())
+    for name in (*accepted_movement_names(), "suite", "fingering"):
+        assert name in flat
