@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "dance",
     "temples",
     "program",
+    "serve",
 )
 
 app = typer.Typer(

@@ -1,0 +1,250 @@
+"""The web app: a declarative route table over small page functions, Jinja2 templates (autoescape on),
+local static files. Bad parameters give a 4xx page saying what is accepted.
+
+Caching: the program page (the booklet) is rendered once per ceremony and kept in an LRU cache
+(:func:`dianli.web.pages.booklet_html`, keyed by canonical ids); the movements' audio is rendered once
+per process (:func:`dianli.api.program_audio`); responses of both carry ``Cache-Control`` so a browser
+keeps them too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from dianli import __version__
+from dianli.api import (
+    DanceAudio,
+    DianliError,
+    OutOfRangeError,
+    UnknownValueError,
+    all_witnesses,
+    dance_html,
+    get_place,
+    movement_ids,
+    observances_for,
+    program_audio,
+    program_json,
+    program_seasons,
+    to_ical,
+)
+from dianli.program.html import environment
+from dianli.web import pages
+
+STATIC_DIR = Path(__file__).parent / "static"
+CACHE_SECONDS = 3600
+FIRST_YEAR, LAST_YEAR = 1644, 1911
+Handler = Callable[..., Awaitable[Response]]
+
+
+def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    page = environment("dianli.web").get_template(name).render(version=__version__, **context)
+    return HTMLResponse(page, status_code=status)
+
+
+def _year(year: int) -> int:
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{LAST_YEAR}")
+    return year
+
+
+def _season(season: str | None) -> str | None:
+    if season and season not in program_seasons():
+        raise UnknownValueError("season", season, program_seasons())
+    return season or None
+
+
+def _movement(name: str) -> str:
+    if name not in movement_ids():
+        raise UnknownValueError("movement", name, movement_ids())
+    return name
+
+
+# --- handlers ------------------------------------------------------------------------------------
+
+YearQ = Query(1752, description=f"year {FIRST_YEAR}..{LAST_YEAR}")
+PlaceQ = Query("臺灣府", description="place name or id")
+
+
+async def index() -> Response:
+    return render("index.html")
+
+
+async def rites() -> Response:
+    return render("rites.html", **pages.rites_list())
+
+
+async def rite(rite: str, place: str = PlaceQ, year: int = YearQ, witness: str | None = None) -> Response:
+    ctx = pages.order_of_service(rite, place, _year(year), witness or None)
+    return render("rite.html", **ctx)
+
+
+async def roles(rite: str, place: str = PlaceQ, year: int = YearQ, witness: str | None = None) -> Response:
+    ctx = pages.order_of_service(rite, place, _year(year), witness or None)
+    return render("roles.html", sheets=pages.cue_sheets(ctx["p"]), **ctx)
+
+
+async def program(
+    rite: str, place: str = PlaceQ, year: int = YearQ, season: str | None = None, witness: str | None = None
+) -> Response:
+    page = pages.booklet_html(rite, place, _year(year), _season(season), witness or None)
+    return HTMLResponse(page, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"})
+
+
+async def program_data(
+    rite: str, place: str = PlaceQ, year: int = YearQ, season: str | None = None, witness: str | None = None
+) -> Response:
+    model = pages.program_model(rite, place, _year(year), _season(season), witness or None)
+    return Response(program_json(model), media_type="application/json")
+
+
+async def calendar(place: str = PlaceQ, year: int = YearQ) -> Response:
+    return render("calendar.html", **pages.calendar_rows(place, _year(year)))
+
+
+async def calendar_json(place: str = PlaceQ, year: int = YearQ) -> Response:
+    ctx = pages.calendar_rows(place, _year(year))
+    return JSONResponse({"place": ctx["place"].id, "year": ctx["year"], "entries": ctx["rows"]})
+
+
+async def calendar_ics(place: str = PlaceQ, year: int = YearQ) -> Response:
+    where = get_place(place)
+    body = to_ical(observances_for(where, _year(year)), where, stamp=datetime(2000, 1, 1, tzinfo=UTC))
+    name = f"dianli-{where.id}-{year}.ics"
+    return Response(
+        body, media_type="text/calendar", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+async def music_index() -> Response:
+    return render("music_index.html", movements=[pages.music_page(m)["info"] for m in movement_ids()])
+
+
+async def music(name: str) -> Response:
+    return render("music.html", **pages.music_page(name))
+
+
+async def music_audio(name: str) -> Response:
+    audio = program_audio(_movement(name))
+    return Response(
+        audio.data, media_type=audio.mime, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
+    )
+
+
+async def dance(name: str) -> Response:
+    audio = program_audio(_movement(name))
+    return HTMLResponse(dance_html(name, audio=DanceAudio(audio.mime, audio.data)))
+
+
+async def spring_ox_view(year: int = YearQ, place: str | None = None) -> Response:
+    return render("spring_ox.html", **pages.spring_ox_page(_year(year), place or None))
+
+
+async def witnesses() -> Response:
+    return render("witnesses.html", witnesses=all_witnesses())
+
+
+async def witness(witness: str) -> Response:
+    return render("witness.html", **pages.witness_page(witness))
+
+
+async def section(witness: str, section: str) -> Response:
+    return render("section.html", **pages.section_page(witness, section))
+
+
+async def search_view(q: str = "", witness: str | None = None) -> Response:
+    return render("search.html", **pages.search_page(q, witness or None))
+
+
+async def places() -> Response:
+    return render("places.html", **pages.places_list())
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str
+    handler: Handler
+    name: str
+    title: str
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("/", index, "index", "dianli"),
+    Route("/rites", rites, "rites", "rites"),
+    Route("/rites/{rite}", rite, "rite", "order of service"),
+    Route("/rites/{rite}/roles", roles, "roles", "cue sheets by role"),
+    Route("/program/{rite}", program, "program", "program booklet"),
+    Route("/program/{rite}/data.json", program_data, "program_json", "program as JSON"),
+    Route("/calendar", calendar, "calendar", "calendar"),
+    Route("/calendar.json", calendar_json, "calendar_json", "calendar as JSON"),
+    Route("/calendar.ics", calendar_ics, "calendar_ics", "calendar as iCalendar"),
+    Route("/music", music_index, "music_index", "music"),
+    Route("/music/{name}", music, "music", "a movement"),
+    Route("/music/{name}/audio.ogg", music_audio, "music_audio", "a movement's audio"),
+    Route("/dance/{name}", dance, "dance", "a danced movement"),
+    Route("/spring-ox", spring_ox_view, "spring_ox", "spring ox"),
+    Route("/witnesses", witnesses, "witnesses", "witnesses"),
+    Route("/witnesses/{witness}", witness, "witness", "a witness"),
+    Route("/witnesses/{witness}/{section}", section, "section", "a section"),
+    Route("/search", search_view, "search", "search"),
+    Route("/places", places, "places", "places"),
+)
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def _accepted(exc: DianliError) -> list[str]:
+    accepted = getattr(exc, "accepted", None)
+    if accepted is None:
+        valid = getattr(exc, "valid", None)
+        return [str(valid)] if valid is not None else []
+    return [str(a) for a in accepted][:80]
+
+
+async def dianli_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, DianliError)
+    return render("error.html", status=400, message=str(exc), accepted=_accepted(exc))
+
+
+async def validation_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems = [f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors()]
+    return render(
+        "error.html",
+        status=422,
+        message="; ".join(problems),
+        accepted=[f"year: an integer {FIRST_YEAR}..{LAST_YEAR}", "place: a place name or id (see /places)"],
+    )
+
+
+async def http_error(_request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    accepted = [r.path for r in ROUTES] if exc.status_code == 404 else []
+    return render("error.html", status=exc.status_code, message=str(exc.detail), accepted=accepted)
+
+
+def create_app() -> FastAPI:
+    app = FastAPI(title="dianli", version=__version__, docs_url=None, redoc_url=None, openapi_url=None)
+    for route in ROUTES:
+        app.add_api_route(
+            route.path, route.handler, name=route.name, methods=["GET"], response_class=Response
+        )
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_exception_handler(DianliError, dianli_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    return app
+
+
+app = create_app()
+__all__ = ["ROUTES", "Route", "app", "create_app"]

@@ -1,0 +1,179 @@
+"""What each page shows, computed from the public API: plain functions returning template contexts."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from dianli.api import (
+    OutOfRangeError,
+    Program,
+    UnknownValueError,
+    accepted_movement_names,
+    all_places,
+    assemble_program,
+    character_times,
+    fingering,
+    get_place,
+    load_witness,
+    movement,
+    movement_info,
+    observances_for,
+    occurrence_record,
+    profile_ids,
+    render_booklet,
+    rite_catalogue,
+    search,
+    sections,
+    spring_ox,
+    spring_ox_svg,
+    spring_ox_text,
+    witness_ids,
+)
+from dianli.program.textview import CLASSICAL, MODERN, section_segments
+
+PROGRAM_CACHE_SIZE = 64
+"""Booklets kept in memory (keyed by the canonical rite id, place id, year, season and witness)."""
+
+
+def rites_list() -> dict[str, Any]:
+    return {"rites": rite_catalogue()}
+
+
+def order_of_service(rite: str, place: str, year: int, witness: str | None) -> dict[str, Any]:
+    program = _assemble(rite, place, year, None, witness)
+    return {"p": program, "numbers": {c.id: c.id[1:] for c in program.passages}}
+
+
+def cue_sheets(program: Program) -> dict[str, list[Any]]:
+    """The steps of each role (a step naming several roles, 通贊、引贊, is on each of their sheets)."""
+    sheets: dict[str, list[Any]] = {}
+    for step in program.steps:
+        for role in (step.role or "—").replace("，", "、").split("、"):
+            sheets.setdefault(role.strip() or "—", []).append(step)
+    return sheets
+
+
+def canonical_program_key(
+    rite: str, place: str, year: int, season: str | None, witness: str | None
+) -> tuple[str, str, int, str | None, str | None]:
+    """The key the booklet cache uses: names folded to ids, so 祀先師 and xianshi share one entry."""
+    program = _assemble(rite, place, year, season, witness)
+    return (program.rite, program.place.id, year, program.season, program.witness)
+
+
+@functools.lru_cache(maxsize=PROGRAM_CACHE_SIZE)
+def _assemble(rite: str, place: str, year: int, season: str | None, witness: str | None) -> Program:
+    return assemble_program(rite, place, year, season=season, witness=witness)
+
+
+@functools.lru_cache(maxsize=PROGRAM_CACHE_SIZE)
+def _booklet(key: tuple[str, str, int, str | None, str | None]) -> str:
+    rite, place, year, season, witness = key
+    program = _assemble(rite, place, year, season, witness)
+    return render_booklet(program, audio_url=lambda m: f"/music/{m}/audio.ogg", dance=False)
+
+
+def booklet_html(rite: str, place: str, year: int, season: str | None, witness: str | None) -> str:
+    """The booklet page, cached twice: the assembled program by the arguments as given, the HTML by the
+    canonical key, so every spelling of one ceremony shares one rendered page (both LRU-bounded)."""
+    return _booklet(canonical_program_key(rite, place, year, season, witness))
+
+
+def program_model(rite: str, place: str, year: int, season: str | None, witness: str | None) -> Program:
+    return _assemble(rite, place, year, season, witness)
+
+
+def calendar_rows(place: str, year: int) -> dict[str, Any]:
+    where = get_place(place)
+    occurrences = observances_for(where, year)
+    return {"place": where, "year": year, "rows": [occurrence_record(o, where) for o in occurrences]}
+
+
+def music_page(name: str) -> dict[str, Any]:
+    mv = movement(name)
+    info = movement_info(name)
+    notes = sorted({c.note.token for c in mv.characters})
+    times = character_times(mv.id)
+    timed = len(times) == len(mv.characters)
+    chars = [
+        {
+            "char": c.display,
+            "token": c.note.token,
+            "lu": c.note.lu,
+            "gongche": c.note.gongche,
+            "start_s": round(times[i][1], 3) if timed else None,
+            "end_s": round(times[i][2], 3) if timed else None,
+        }
+        for i, c in enumerate(mv.characters)
+    ]
+    return {
+        "mv": mv,
+        "info": info,
+        "chars": chars,
+        "fingerings": {n: fingering(n) for n in notes},
+        "movements": accepted_movement_names(),
+    }
+
+
+def spring_ox_page(year: int, place: str | None) -> dict[str, Any]:
+    pictures = []
+    for rule in profile_ids():
+        ox = spring_ox(year, place=place, rule=rule)
+        pictures.append({"rule": rule, "svg": spring_ox_svg(ox), "text": spring_ox_text(ox)})
+    return {"year": year, "place": place, "pictures": pictures}
+
+
+def check_witness(witness: str) -> str:
+    if witness not in witness_ids():
+        raise UnknownValueError("witness", witness, witness_ids())
+    return witness
+
+
+def witness_page(witness: str) -> dict[str, Any]:
+    w = load_witness(check_witness(witness))
+    return {"w": w, "sections": sections(witness)}
+
+
+def section_page(witness: str, section: str) -> dict[str, Any]:
+    w = load_witness(check_witness(witness))
+    known = {s.id for s in sections(witness)}
+    if section not in known:
+        raise UnknownValueError(f"section of {witness}", section, sorted(known))
+    title = next(s.title for s in sections(witness) if s.id == section)
+    modern = section_segments(MODERN, section) if witness == CLASSICAL else ()
+    return {
+        "w": w,
+        "section": section,
+        "title": title,
+        "text": section_segments(witness, section),
+        "modern": modern,
+    }
+
+
+def places_list() -> dict[str, Any]:
+    return {"places": all_places()}
+
+
+SEARCH_MAX_CHARS = 50
+SEARCH_MAX_HITS = 100
+
+
+def search_page(query: str, witness: str | None) -> dict[str, Any]:
+    """Hits with their matched spans cut out for highlighting."""
+    if witness:
+        check_witness(witness)
+    if len(query) > SEARCH_MAX_CHARS:
+        raise OutOfRangeError("query length", len(query), f"1..{SEARCH_MAX_CHARS} characters")
+    hits = search(query, witness=witness or None)[:SEARCH_MAX_HITS] if query.strip() else []
+    rows = []
+    for hit in hits:
+        text, start = hit.clause.text, hit.clause.start
+        pieces, at = [], 0
+        for a, b in hit.spans:
+            pieces.append((text[at : a - start], False))
+            pieces.append((text[a - start : b - start], True))
+            at = b - start
+        pieces.append((text[at:], False))
+        rows.append({"hit": hit, "pieces": pieces})
+    return {"query": query, "witness": witness, "rows": rows, "witnesses": witness_ids()}
