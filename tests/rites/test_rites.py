@@ -265,3 +265,76 @@ def test_offerings_visit_each_tablet(rite: str, tablets: list[str]) -> None:
         calls = [n.step.call for n in steps if n.placed.part_title == part and n.step.call]
         assert [c[1:-3] for c in calls if c.startswith("詣") and c.endswith("神位前")] == tablets
         assert ("讀祝" in calls) is (part == "初獻") and ("奠帛" in calls) is (part == "初獻")
+
+
+# --- 崇聖祠 and 釋菜 ---
+
+
+def _calls(rite: str, place: str, part: str | None = None, witness: str | None = None) -> list[str]:
+    steps = resolve_rite(rite, place, 1752, witness).steps
+    return [n.step.call for n in steps if n.step.call and (part is None or n.placed.part_title == part)]
+
+
+KINGS = ["肇聖王", "裕聖王", "詒聖王", "昌聖王", "啟聖王"]
+
+
+@pytest.mark.parametrize(("place", "witness"), [("臺灣府", None), ("福州", None), ("汀州府", None)])
+@pytest.mark.parametrize("part", ["初獻", "亞獻", "終獻"])
+def test_chongsheng_visits_five_kings_then_correlates(place: str, witness: str | None, part: str) -> None:
+    visits = [
+        c[1:-3]
+        for c in _calls("chongsheng", place, part, witness)
+        if c.startswith("詣") and c.endswith("神位前")
+    ]
+    assert visits == [*KINGS, "東配先賢顏氏", "西配先賢曾氏", "東配先賢孔氏", "西配先賢孟孫氏"]
+    calls = _calls("chongsheng", place, part, witness)
+    assert ("讀祝文" in calls) is (part == "初獻") and ("奠帛" in calls) is (part == "初獻")
+    assert ("詣盥洗所" in calls) is (part == "初獻")
+
+
+@pytest.mark.parametrize(("place", "zhu"), [("臺灣府", True), ("福州", False), ("汀州府", False)])
+def test_chongsheng_zhu_shi_only_in_001(place: str, zhu: bool) -> None:
+    visits = _calls("chongsheng", place, "分獻")
+    assert ("詣先儒朱氏神位前" in visits) is zhu
+    assert visits[1] == "詣先儒周氏神位前" and "詣先儒蔡氏神位前" in visits
+
+
+def test_chongsheng_order_of_service() -> None:
+    calls = _calls("chongsheng", "臺灣府")
+    steps = resolve_rite("chongsheng", "臺灣府", 1752).steps
+    assert steps[0].step.action == "與祭畢集祠中" and calls[-1] == "復位，禮畢"
+    order = [
+        "瘞毛血",
+        "迎神",
+        "行初獻禮",
+        "讀祝文",
+        "行分獻禮",
+        "行亞獻禮",
+        "行終獻禮",
+        "飲福受胙",
+        "徹饌",
+        "送神",
+        "望瘞",
+    ]
+    assert [calls.index(c) for c in order] == sorted(calls.index(c) for c in order)
+
+
+@pytest.mark.parametrize(("altar", "silk", "cups"), [("wuan", 5, 3), ("sipei", 2, 3), ("liangwu", 2, 3)])
+def test_chongsheng_layout(altar: str, silk: int, cups: int) -> None:
+    a = next(a for a in resolve_rite("chongsheng", "福州", 1752).altars if a.id == altar)
+    assert a.silk[0].count == silk and a.cups[0].count == cups
+
+
+@pytest.mark.parametrize("place", ["福州", "汀州府", "長汀縣"])
+def test_shicai_sequence(place: str) -> None:
+    calls = _calls("shicai", place)
+    assert calls[:2] == ["排班", "闢戶"] and calls[-1] == "禮畢"
+    visits = [c[1:-3] for c in calls if c.startswith("詣") and c.endswith("神位前")]
+    assert visits == ["至聖孔先師", "復聖顏子", "宗聖曾子", "述聖子思子", "亞聖孟子"]
+    assert calls.index("行分獻禮") < calls.index("詣亞聖孟子神位前")
+
+
+@pytest.mark.parametrize(("altar", "items"), [("xianshi", 4), ("sipei", 4), ("shiyizhe", 3), ("liangwu", 3)])
+def test_shicai_offerings(altar: str, items: int) -> None:
+    a = next(a for a in resolve_rite("shicai", "福州", 1752).altars if a.id == altar)
+    assert len(a.offerings) == items and a.cups[0].count == 3

@@ -68,7 +68,10 @@ def effective_rite(
         raise DataError(f"rite {_seen[-1] if _seen else rite_id!r}: extends unknown rite {rite_id!r}")
     rite = rites[rite_id]
     if rite.extends is None:
-        return rite
+        if not any(a.like for a in rite.altars):
+            return rite
+        pool = {a.id: a for a in rite.altars}
+        return rite.model_copy(update={"altars": like_altars(rite.altars, pool, f"rite {rite_id!r}")})
     if rite.extends in _seen or rite.extends == rite_id:
         raise DataError(
             f"rite {rite_id!r}: field extends: cycle {' → '.join((*_seen, rite_id, rite.extends))}"
