@@ -1,14 +1,67 @@
-"""Coverage of the witnesses' ritual sections by cited data (target: 95% per witness and section)."""
+"""Coverage of the witnesses' ritual sections by cited data (target: 95% per witness and section).
+
+The target is enforced per (witness, section) for every pair that has reached it, so a regression fails CI;
+the pairs still below it are listed in KNOWN_GAPS with their figures (as of the last edit of this file);
+when one reaches the target, move it to ENFORCED. Every pair must be in one list or the other.
+"""
 
 from __future__ import annotations
 
 import pytest
 
 from dianli.corpus.witnesses import witness_ids
-from dianli.coverage import TARGET_PERCENT, below_target, clause_coverage, not_procedural, section_figures
+from dianli.coverage import TARGET_PERCENT, clause_coverage, not_procedural, section_figures
 
-# Switched on once every witness reaches the target (see the issue); until then the figures are reported.
-TARGET_ENFORCED = False
+ENFORCED: tuple[tuple[str, str], ...] = (
+    ("fujian-tongzhi-14", "sheji"),
+    ("fujian-tongzhi-14", "shanchuan"),
+    ("fujian-tongzhi-14", "guandi"),
+    ("fujian-tongzhi-14", "longshen"),
+    ("fujian-tongzhi-14", "litan"),
+    ("fujian-tongzhi-14", "qidao"),
+    ("fujian-tongzhi-14-modern", "qinghe"),
+    ("fujian-tongzhi-14-modern", "jiezhao"),
+    ("fujian-tongzhi-14-modern", "gengji"),
+    ("fujian-tongzhi-14-modern", "jiuhu"),
+    ("fujian-tongzhi-14-modern", "xiangyinjiu"),
+    ("fujian-tongzhi-14-modern", "xiangyue"),
+    ("fujian-tongzhi-14-modern", "sheji"),
+    ("fujian-tongzhi-14-modern", "shanchuan"),
+    ("fujian-tongzhi-14-modern", "guandi"),
+    ("fujian-tongzhi-14-modern", "longshen"),
+    ("fujian-tongzhi-14-modern", "litan"),
+    ("fujian-tongzhi-14-modern", "qidao"),
+    ("taiwan-fuzhi-9", "qinghe"),
+    ("taiwan-fuzhi-9", "jiezhao"),
+    ("taiwan-fuzhi-9", "wanshouting"),
+    ("taiwan-fuzhi-9", "gengji"),
+    ("taiwan-fuzhi-9", "jiuhu"),
+    ("taiwan-fuzhi-9", "xiangyinjiu"),
+    ("taiwan-fuzhi-9", "xiangyue"),
+    ("taiwan-fuzhi-9", "sheji"),
+    ("taiwan-fuzhi-9", "shanchuan"),
+    ("taiwan-fuzhi-9", "guandi"),
+    ("taiwan-fuzhi-9", "longshen"),
+    ("taiwan-fuzhi-9", "litan"),
+    ("taiwan-fuzhi-9", "qidao"),
+    ("taiwan-fuzhi-9", "cisi"),
+)
+"""(witness, top-level section) pairs at or above the target: held to it."""
+
+KNOWN_GAPS: dict[tuple[str, str], str] = {
+    ("fujian-tongzhi-14", "xianshi"): "367/427 = 85.9%",
+    ("fujian-tongzhi-14-modern", "yingchun"): "32/71 = 45.1%",
+    ("fujian-tongzhi-14-modern", "xianshi"): "89/387 = 23.0%",
+    ("taiwan-fuzhi-9", "yingchun"): "63/74 = 85.1%",
+    ("taiwan-fuzhi-9", "xianshi"): "339/376 = 90.2%",
+    ("tingzhou-fuzhi", "xianshi"): "244/262 = 93.1%",
+}
+"""Pairs still below the target (covered/total), not yet enforced; `dianli coverage --uncovered` lists
+their clauses. 祀先師樂 (yue) and 舞譜 (wupu) are the music and dance issues' and are not listed."""
+
+
+def _percent(witness: str, section: str) -> float:
+    return next(f.percent for f in section_figures(witness) if f.section == section)
 
 
 @pytest.mark.parametrize("witness", witness_ids())
@@ -23,9 +76,18 @@ def test_every_not_procedural_mark_has_a_reason() -> None:
     assert all(reason.strip() for marks in not_procedural().values() for _, _, reason in marks)
 
 
-@pytest.mark.skipif(
-    not TARGET_ENFORCED, reason="coverage below target; figures reported by `dianli coverage`"
-)
-@pytest.mark.parametrize("witness", witness_ids())
-def test_coverage_target(witness: str) -> None:
-    assert not below_target(witness), f"sections below {TARGET_PERCENT}%"
+@pytest.mark.parametrize(("witness", "section"), ENFORCED)
+def test_coverage_target(witness: str, section: str) -> None:
+    assert _percent(witness, section) >= TARGET_PERCENT, f"{witness} {section} below {TARGET_PERCENT}%"
+
+
+def test_every_section_is_enforced_or_a_known_gap() -> None:
+    from dianli.coverage import DEFERRED_SECTIONS
+
+    pairs = {
+        (w, f.section)
+        for w in witness_ids()
+        for f in section_figures(w)
+        if f.section not in DEFERRED_SECTIONS
+    }
+    assert pairs == set(ENFORCED) | set(KNOWN_GAPS)
