@@ -1,0 +1,147 @@
+"""The web app in Debian's chromium (Playwright) against the real server on a free loopback port:
+the program's order of service, audio that plays, the dance stepping, witness search, the iCal file.
+Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SERVER_START_S = 30.0
+AUDIO_WAIT_MS = 60_000
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "dianli.web.app:app", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_S
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(base + "/static/site.css", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    pytest.fail("the server did not start")
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"needs {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def test_program_order_of_service(server: str, page: Any) -> None:
+    page.goto(f"{server}/program/xianshi?place=臺灣府&year=1752")
+    assert page.inner_text("h1") == "祀先師禮"
+    assert "乾隆十七年二月初五" in page.inner_text("#date")
+    rows = page.locator("#order tr.step")
+    assert rows.count() > 100
+    assert "鼓初嚴" in rows.first.inner_text()
+    assert "禮畢" in page.inner_text("#step-141")
+    page.locator("#step-13 a.cite").first.click()
+    target = page.evaluate("location.hash")
+    assert page.locator(f"{target} mark").inner_text()
+    page.goto(f"{server}/program/xianshi?place=臺灣府&year=1752")
+    page.screenshot(path=str(ARTIFACTS / "web-program.png"))
+
+
+def test_audio_plays_and_highlights(server: str, page: Any) -> None:
+    page.goto(f"{server}/music/chuxian")
+    page.evaluate("document.querySelector('audio').preload = 'auto'")
+    page.locator("audio").click()
+    page.evaluate("document.querySelector('audio').play()")
+    page.wait_for_function("document.querySelector('audio').currentTime > 0.5", timeout=AUDIO_WAIT_MS)
+    assert page.evaluate("document.querySelector('audio').paused") is False
+    page.evaluate(
+        "const a = document.querySelector('audio'); a.currentTime = +document.querySelector('.ch').dataset.start + 0.1"
+    )
+    page.wait_for_selector(".ch.now", timeout=10_000)
+    page.screenshot(path=str(ARTIFACTS / "web-music.png"))
+
+
+def test_dance_steps(server: str, page: Any) -> None:
+    page.goto(f"{server}/dance/chuxian", timeout=AUDIO_WAIT_MS)
+    first = page.inner_text("#char")
+    page.click("#next")
+    second = page.inner_text("#char")
+    assert first and second and first != second
+    page.screenshot(path=str(ARTIFACTS / "web-dance.png"))
+
+
+def test_search_the_witnesses(server: str, page: Any) -> None:
+    page.goto(f"{server}/witnesses")
+    page.fill("main input[name=q]", "钟")
+    page.press("main input[name=q]", "Enter")
+    page.wait_for_selector("#hit-count")
+    assert page.locator("ol.hits li").count() > 0
+    assert "鐘" in page.locator("ol.hits mark").first.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "web-search.png"))
+
+
+def test_download_the_ical_file(server: str, page: Any, tmp_path: Path) -> None:
+    page.goto(f"{server}/calendar?place=臺灣府&year=1752")
+    with page.expect_download() as info:
+        page.click("#ical")
+    path = tmp_path / "cal.ics"
+    info.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("BEGIN:VCALENDAR") and "SUMMARY:春祭至聖先師" in text.replace("\r\n ", "")
+    page.screenshot(path=str(ARTIFACTS / "web-calendar.png"))
