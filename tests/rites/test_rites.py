@@ -92,14 +92,17 @@ def test_military_officers_join_from_1710(year: int, joins: bool) -> None:
     ("place", "chief"),
     [
         ("福州", "福建布政使司"),
-        ("汀州府", "知府（府之掌印官）"),
-        ("臺灣府", "知府（府之掌印官）"),
-        ("長汀縣", "知縣（縣之掌印官）"),
+        ("汀州府", "知府"),
+        ("臺灣府", "知府"),
+        ("長汀縣", "知縣"),
+        ("鳳山縣", "知縣"),
+        ("淡水海防廳", "同知（廳之掌印官）"),
     ],
 )
 def test_chief_officiant_by_place(place: str, chief: str) -> None:
-    offices = [o.office for o in resolve_rite("xianshi", place, 1752).officiants if o.function == "正獻官"]
-    assert offices == [chief]
+    chiefs = [o for o in resolve_rite("xianshi", place, 1752).officiants if o.function == "正獻官"]
+    assert [o.office for o in chiefs] == [chief]
+    assert (chiefs[0].assumption is not None) is (place != "福州")
 
 
 @pytest.mark.parametrize(
