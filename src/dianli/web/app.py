@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -112,8 +112,7 @@ async def calendar(place: str = PlaceQ, year: int = YearQ) -> Response:
 
 
 async def calendar_json(place: str = PlaceQ, year: int = YearQ) -> Response:
-    ctx = pages.calendar_rows(place, _year(year))
-    return JSONResponse({"place": ctx["place"].id, "year": ctx["year"], "entries": ctx["rows"]})
+    return Response(pages.calendar_json(place, _year(year)), media_type="application/json")
 
 
 async def calendar_ics(place: str = PlaceQ, year: int = YearQ) -> Response:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from dianli.api import (
@@ -88,6 +89,14 @@ def calendar_rows(place: str, year: int) -> dict[str, Any]:
     where = get_place(place)
     occurrences = observances_for(where, year)
     return {"place": where, "year": year, "rows": [occurrence_record(o, where) for o in occurrences]}
+
+
+@functools.lru_cache(maxsize=256)
+def calendar_json(place: str, year: int) -> bytes:
+    """The calendar of a place and year as JSON bytes, cached (the entries never change)."""
+    ctx = calendar_rows(place, year)
+    payload = {"place": ctx["place"].id, "year": year, "entries": ctx["rows"]}
+    return json.dumps(payload, ensure_ascii=False).encode("utf-8")
 
 
 def music_page(name: str) -> dict[str, Any]:
