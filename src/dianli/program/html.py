@@ -76,7 +76,7 @@ def booklet_context(
         "numbers": numbers,
         "passages": {p.id: p for p in program.passages},
         "witnesses": witness_ids(),
-        "music_steps": {n: c.movement for c in program.music for n in c.steps},
+        "music_names": {c.movement: f"{c.name} {c.tune}" for c in program.music},
     }
 
 

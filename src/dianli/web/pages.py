@@ -17,6 +17,7 @@ from dianli.api import (
     fingering,
     get_place,
     load_witness,
+    lu,
     movement,
     movement_info,
     observances_for,
@@ -109,7 +110,7 @@ def music_page(name: str) -> dict[str, Any]:
         {
             "char": c.display,
             "token": c.note.token,
-            "lu": c.note.lu,
+            "lu": lu(c.note.lu).name,
             "gongche": c.note.gongche,
             "start_s": round(times[i][1], 3) if timed else None,
             "end_s": round(times[i][2], 3) if timed else None,
