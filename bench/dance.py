@@ -6,18 +6,13 @@ witness text with one regular expression (no parsing). Run: ``python bench/dance
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-# bench/calendar.py would shadow the standard library's calendar module for a script run from bench/.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-from dianli.api import dance_html, dance_movements, dance_witnesses  # noqa: E402
-from dianli.dance import notation  # noqa: E402
-from dianli.dance.animate import animation_data  # noqa: E402
-from dianli.dance.mirror import asymmetries  # noqa: E402
+from dianli.api import dance_html, dance_movements, dance_witnesses
+from dianli.dance import notation
+from dianli.dance.animate import animation_data
+from dianli.dance.mirror import asymmetries
 
 REPEATS = 5
 

@@ -7,7 +7,7 @@ Printed against two baselines measured in the same run:
   term costs about 135 µs a day, 40 times the rest, so the loop leaves it out and is the faster baseline).
 
 The baselines are timed on a sample of years (every SAMPLE_STEP-th year) and scaled to the whole
-range; the output says so. Run: ``python bench/calendar.py``.
+range; the output says so. Run: ``python bench/ritual_calendar.py``.
 """
 
 from __future__ import annotations

@@ -9,19 +9,14 @@ Prints p50/p95 latency, errors, and the ratio of each p50 to the static file's p
 
 from __future__ import annotations
 
+import http.client
+import socket
+import statistics
+import subprocess
 import sys
-
-# bench/calendar.py would shadow the standard library's calendar (imported by http.client): drop this
-# script's folder from the import path before anything else is imported.
-sys.path[:] = [p for p in sys.path if not p.endswith("bench")]
-
-import http.client  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import urllib.parse  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+import time
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
 
 REQUESTS_PER_RUN = 400
 CLIENTS = (20, 100)
