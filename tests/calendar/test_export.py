@@ -36,6 +36,6 @@ def test_json_records_say_where_dates_come_from() -> None:
     records = [occurrence_record(o, place) for o in observances_for(place, 1752)]
     json.dumps(records, ensure_ascii=False)
     sources = {r["source"] for r in records}
-    assert sources == {"almanac table", "assumption", "open"}
+    assert sources == {"almanac table", "assumption", "computation", "open"}  # computation: 救護 (eclipse)
     opened = [r for r in records if r["source"] == "open"]
     assert all(r["date"] is None and r["open_reason"] for r in opened)

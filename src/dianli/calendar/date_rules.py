@@ -25,16 +25,18 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
 from importlib import resources
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dianli.calendar.eclipses import EclipseKind, ephemeris_label, local_eclipses
 from dianli.calendar.ganzhi import branch_index, day_sexagenary_of_ordinal, stem_index
 from dianli.calendar.lunisolar import ChineseYear, DateSource, LunarMonth, chinese_year, to_chinese
 from dianli.calendar.reigns import REIGNS, Reign, reigning_emperor
 from dianli.calendar.solar_terms import solar_term, term_index
 from dianli.errors import DataError
+from dianli.places.places import Place
 
 Overrides = Mapping[str, date]
 
@@ -47,6 +49,7 @@ class RuleDate:
     source: DateSource
     notes: tuple[str, ...] = field(default=())
     assumption: str | None = None
+    time_label: str | None = None  # a time of day the rule itself computes (an eclipse's phases)
 
 
 def _month(year: int, number: int) -> tuple[ChineseYear, LunarMonth]:
@@ -105,8 +108,16 @@ def day_before(rite_day: date, days: int = 1) -> date:
 class _Rule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    # True for a rule whose days differ from place to place (what can be seen there): its days are
+    # computed with :meth:`dates_at` and never shared between places.
+    place_dependent: ClassVar[bool] = False
+
     def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def dates_at(self, year: int, overrides: Overrides, place: Place) -> tuple[RuleDate, ...]:
+        """The days at ``place``; most rules give the same days everywhere."""
+        return self.dates(year, overrides)
 
 
 class StemDayOfMonth(_Rule):
@@ -279,6 +290,42 @@ class MonthsBefore(_Rule):
         return tuple(out)
 
 
+class EclipseVisible(_Rule):
+    """救護日月: every solar and/or lunar eclipse that can be seen at the place in the Chinese year
+    ``year``, computed (:mod:`dianli.calendar.eclipses`); the day is the local date the visible eclipse
+    begins, and the phases 初食, 食甚, 復圓 are given in local apparent time as 時辰 and 刻."""
+
+    kind: Literal["eclipse_visible"]
+    bodies: tuple[EclipseKind, ...] = Field(min_length=1)
+    assumption: str
+
+    place_dependent: ClassVar[bool] = True
+
+    def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:
+        raise DataError("the rule eclipse_visible needs a place: call dates_at(year, overrides, place)")
+
+    def dates_at(self, year: int, overrides: Overrides, place: Place) -> tuple[RuleDate, ...]:
+        cy = chinese_year(year)
+        first, end = date.fromordinal(cy.first_ordinal), date.fromordinal(cy.end_ordinal)
+        out: list[RuleDate] = []
+        found = local_eclipses(
+            first - timedelta(days=1), end + timedelta(days=1), place.latitude_deg, place.longitude_deg
+        )
+        for local in found:
+            day = local.day
+            if local.eclipse.kind not in self.bodies or not local.rite_held or day is None:
+                continue
+            if not first <= day < end:
+                continue
+            eclipse = local.eclipse
+            notes = (
+                f"{eclipse.kind.chinese} ({eclipse.label}), {local.fen:.1f}分 at {place.name}: {local.reason}",
+                f"source: {ephemeris_label()}",
+            )
+            out.append(RuleDate(day, DateSource.COMPUTED, notes, self.assumption, local.time_label()))
+        return tuple(out)
+
+
 DateRule = Annotated[
     StemDayOfMonth
     | BranchDayOfMonth
@@ -289,7 +336,8 @@ DateRule = Annotated[
     | Wanshou
     | Default
     | Open
-    | MonthsBefore,
+    | MonthsBefore
+    | EclipseVisible,
     Field(discriminator="kind"),
 ]
 

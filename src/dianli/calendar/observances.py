@@ -176,7 +176,7 @@ def _occurrence(obs: Observance, witness: str, rd: RuleDate) -> Occurrence:
         chinese_date=to_chinese(rd.day),
         source=rd.source,
         cite=obs.citation_for(witness),
-        time_label=obs.time.label if obs.time else None,
+        time_label=rd.time_label or (obs.time.label if obs.time else None),
         notes=rd.notes,
         assumption=rd.assumption,
     )
@@ -200,15 +200,16 @@ def _related(obs: Observance, witness: str, rd: RuleDate) -> Iterable[Occurrence
             )
 
 
-_RULE_DATES: dict[tuple[str, int], tuple[RuleDate, ...]] = {}
+_RULE_DATES: dict[tuple[str, int, str | None], tuple[RuleDate, ...]] = {}
 
 
-def _rule_dates(obs: Observance, year: int) -> tuple[RuleDate, ...]:
-    """The days of one observance in one year without user overrides: the same at every place (memoised)."""
-    key = (obs.id, year)
+def _rule_dates(obs: Observance, year: int, place: Place) -> tuple[RuleDate, ...]:
+    """The days of one observance in one year without user overrides (memoised): the same at every place
+    unless the rule is place-dependent (an eclipse seen there)."""
+    key = (obs.id, year, place.id if obs.rule.place_dependent else None)
     found = _RULE_DATES.get(key)
     if found is None:
-        found = _RULE_DATES[key] = obs.rule.dates(year, {})
+        found = _RULE_DATES[key] = obs.rule.dates_at(year, {}, place)
     return found
 
 
@@ -223,7 +224,8 @@ def observances_for(
     (an edict's arrival, an eclipse, a day the witnesses do not give) come last with their reason.
 
     Places with the same governing witness to which the same observances apply have the same calendar;
-    without overrides it is computed once per year and shared (the entries are immutable)."""
+    without overrides it is computed once per year and shared (the entries are immutable). Observances
+    whose rule is place-dependent (eclipses seen at the place) are computed for the place and merged in."""
     check_place_year(place, year)
     wanted = {check_rite(r) for r in rites} if rites is not None else None
     given: Overrides = overrides or {}
@@ -232,15 +234,28 @@ def observances_for(
         for obs in all_observances()
         if (wanted is None or obs.rite in wanted) and obs.applies(place, year)
     )
+    shared = tuple(o for o in chosen if not o.rule.place_dependent)
+    local = tuple(o for o in chosen if o.rule.place_dependent)
     if given:
-        return _calendar(chosen, place.witness, year, include_related, given)
-    key = (tuple(o.id for o in chosen), place.witness, year, include_related)
+        dated, undated = _calendar(chosen, place, year, include_related, given)
+        return (*dated, *undated)
+    key = (tuple(o.id for o in shared), place.witness, year, include_related)
     found = _CALENDARS.get(key)
     if found is None:
         if len(_CALENDARS) >= _CALENDARS_MAX:
             _CALENDARS.clear()
-        found = _CALENDARS[key] = _calendar(chosen, place.witness, year, include_related, given)
-    return found
+        dated, undated = _calendar(shared, place, year, include_related, given)
+        found = _CALENDARS[key] = (*dated, *undated)
+    if not local:
+        return found
+    here, here_undated = _calendar(local, place, year, include_related, given)
+    split = sum(1 for o in found if o.day is not None)
+    merged = sorted((*found[:split], *here), key=_order)
+    return (*merged, *found[split:], *here_undated)
+
+
+def _order(occ: Occurrence) -> tuple[date, bool, str]:
+    return (occ.day or date.min, occ.part is None, occ.observance_id)
 
 
 _CALENDARS: dict[tuple[tuple[str, ...], str, int, bool], tuple[Occurrence, ...]] = {}
@@ -254,8 +269,10 @@ def clear_memo() -> None:
 
 
 def _calendar(
-    chosen: tuple[Observance, ...], witness: str, year: int, include_related: bool, given: Overrides
-) -> tuple[Occurrence, ...]:
+    chosen: tuple[Observance, ...], place: Place, year: int, include_related: bool, given: Overrides
+) -> tuple[tuple[Occurrence, ...], tuple[Occurrence, ...]]:
+    """(dated occurrences sorted by day, undatable ones)."""
+    witness = place.witness
     dated: list[Occurrence] = []
     undated: list[Occurrence] = []
     for obs in chosen:
@@ -273,9 +290,9 @@ def _calendar(
                 )
             )
             continue
-        for rd in _rule_dates(obs, year) if not given else obs.rule.dates(year, given):
+        for rd in _rule_dates(obs, year, place) if not given else obs.rule.dates_at(year, given, place):
             dated.append(_occurrence(obs, witness, rd))
             if include_related:
                 dated.extend(_related(obs, witness, rd))
-    dated.sort(key=lambda o: (o.day or date.min, o.part is None, o.observance_id))
-    return (*dated, *undated)
+    dated.sort(key=_order)
+    return tuple(dated), tuple(undated)
