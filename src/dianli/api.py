@@ -411,3 +411,31 @@ __all__ += [
     "render_booklet",
 ]
 # --- end program ---
+
+# --- eclipses ---
+from dianli.calendar.eclipses import (  # noqa: E402
+    ECLIPSE_ASSUMPTIONS,
+    Eclipse,
+    EclipseKind,
+    EclipseType,
+    LocalCircumstances,
+    Phase,
+    eclipses_in_year,
+    ephemeris_label,
+    local_circumstances,
+    local_eclipses,
+)
+
+__all__ += [
+    "ECLIPSE_ASSUMPTIONS",
+    "Eclipse",
+    "EclipseKind",
+    "EclipseType",
+    "LocalCircumstances",
+    "Phase",
+    "eclipses_in_year",
+    "ephemeris_label",
+    "local_circumstances",
+    "local_eclipses",
+]
+# --- end eclipses ---

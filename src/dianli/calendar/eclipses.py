@@ -744,7 +744,7 @@ def _local_lunar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> Loc
     seen = first is not None
     magnitude = eclipse.umbral_magnitude if umbral else eclipse.penumbral_magnitude
     if not umbral:
-        reason = "penumbral only: " + ASSUMPTION_PENUMBRAL
+        reason = "penumbral only (the Moon never enters the umbra): not rescued (an assumption)"
     elif seen:
         reason = f"the Moon is above the horizon here during the eclipse ({(magnitude or 0.0) * 10:.1f}分)"
     else:
@@ -787,3 +787,13 @@ def local_eclipses(
     """Every eclipse whose greatest instant falls in [first_day, end_day) (UT dates), seen from a place."""
     first, last = _jd_of_day(first_day), _jd_of_day(end_day)
     return tuple(_local_cached(e, latitude_deg, longitude_deg) for e in eclipses_between(first, last))
+
+
+ECLIPSE_ASSUMPTIONS: tuple[str, ...] = (
+    ASSUMPTION_PREDICTION,
+    ASSUMPTION_VISIBLE,
+    ASSUMPTION_PENUMBRAL,
+    ASSUMPTION_DAY,
+    f"visible means the centre of the Sun or Moon above {HORIZON_ALTITUDE_DEG}° (refraction and "
+    "semi-diameter, the usual rising/setting altitude); the place's coordinates are modern ones",
+)

@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "temples",
     "program",
     "serve",
+    "eclipses",
 )
 
 app = typer.Typer(
