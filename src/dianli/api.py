@@ -439,3 +439,22 @@ __all__ += [
     "local_eclipses",
 ]
 # --- end eclipses ---
+
+# --- layout ---
+from dianli.layout.altar import altar_plan_svg, offering_table_svg  # noqa: E402
+from dianli.layout.figures import LayoutFigure, layout_figures  # noqa: E402
+from dianli.layout.seating import Seat, seating_svg  # noqa: E402
+from dianli.layout.seating import seats as layout_seats  # noqa: E402
+from dianli.layout.tablets import tablet_plan_svg  # noqa: E402
+
+__all__ += [
+    "LayoutFigure",
+    "Seat",
+    "altar_plan_svg",
+    "layout_figures",
+    "layout_seats",
+    "offering_table_svg",
+    "seating_svg",
+    "tablet_plan_svg",
+]
+# --- end layout ---

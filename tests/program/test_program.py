@@ -13,8 +13,6 @@ from typer.testing import CliRunner
 
 from dianli.api import DianliError, Program, assemble_program, booklet_name, program_json, render_booklet
 from dianli.cli.app import app
-from dianli.program.model import Tablet
-from dianli.program.plan import tablet_column
 
 
 @pytest.fixture(scope="module")
@@ -130,17 +128,6 @@ def test_json_has_the_booklet_content(xianshi: Program) -> None:
     assert data["passages"][0]["id"] == "c1"
 
 
-@pytest.mark.parametrize(
-    ("side", "hall", "column"),
-    [
-        ("正中南向", "正殿", 0),
-        ("東傍西向", "正殿", 1),
-        ("殿內次西，東向", "正殿（西哲）", -2),
-        (None, "東廡", 3),
-    ],
-)
-def test_tablet_columns(side: str | None, hall: str, column: int) -> None:
-    assert tablet_column(Tablet(name="x", hall=hall, side=side)) == column
 
 
 def test_cli_writes_the_booklet(tmp_path: Path, xianshi: Program) -> None:

@@ -213,6 +213,30 @@ def tablets(rows: Iterable[Data], book: PassageBook) -> tuple[m.Tablet, ...]:
     )
 
 
+def figures(resolved: api.ResolvedRite, book: PassageBook) -> tuple[m.Figure, ...]:
+    """The layout figures of the rite (plans, seating, tablets, tables) with their passages."""
+    return tuple(
+        m.Figure(
+            kind=f.kind,
+            title=f.title,
+            caption=f.caption,
+            svg=f.svg,
+            cites=tuple(dict.fromkeys(book.cite(c) for c in f.citations)),
+            assumptions=f.assumptions,
+        )
+        for f in api.layout_figures(resolved)
+    )
+
+
+def figure_assumptions(figs: Iterable[m.Figure]) -> list[str]:
+    """Each assumption of the figures once, naming the figures it concerns."""
+    titles: dict[str, list[str]] = {}
+    for fig in figs:
+        for a in fig.assumptions:
+            titles.setdefault(a, []).append(fig.title)
+    return [f"{'; '.join(names)}: {a}" for a, names in titles.items()]
+
+
 def things(rows: Iterable[Data], detail_fields: tuple[str, ...], book: PassageBook) -> tuple[m.Thing, ...]:
     out = []
     for d in rows:
@@ -374,6 +398,7 @@ def assemble(
     preps = preparations(data.get("preparations", ()), related, occ.name if occ else "", book)
     altar_list = altars(data.get("altars", ()), book)
     tablet_list = tablets(data.get("tablets", ()), book)
+    figure_list = figures(resolved, book)
     vessels = things(data.get("vessels", ()), ("material", "holds", "description"), book)
     foods = things(data.get("foods", ()), ("preparation", "vessel"), book)
     texts = prayers(data.get("texts", ()), occ, book)
@@ -386,8 +411,7 @@ def assemble(
     if occ is not None and occ.open_reason:
         assumptions.append(f"date: {occ.open_reason}")
     assumptions.extend(f"step {s.number}: {s.assumption}" for s in program_steps if s.assumption)
-    if tablet_list:
-        assumptions.append(f"tablet plan: {config().tablet_plan.assumption}")
+    assumptions.extend(figure_assumptions(figure_list))
     if cues:
         assumptions.append(f"music: {config().audio.assumption}")
     return m.Program(
@@ -405,6 +429,7 @@ def assemble(
         preparations=preps,
         altars=altar_list,
         tablets=tablet_list,
+        figures=figure_list,
         vessels=vessels,
         foods=foods,
         prayers=texts,

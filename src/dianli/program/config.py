@@ -31,16 +31,6 @@ class Pictures(_Model):
     spring_ox: PictureRule
 
 
-class ColumnRule(_Model):
-    match: str
-    column: int
-
-
-class TabletPlan(_Model):
-    assumption: str
-    columns: tuple[ColumnRule, ...]
-
-
 class AudioRule(_Model):
     rate_hz: int
     format: str
@@ -52,7 +42,6 @@ class AudioRule(_Model):
 class ProgramConfig(_Model):
     seasons: Seasons
     pictures: Pictures
-    tablet_plan: TabletPlan
     audio: AudioRule
 
 

@@ -15,7 +15,6 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 from dianli.api import DanceAudio, DianliError, dance_html, witness_ids
 from dianli.program.audio import MovementAudio
 from dianli.program.model import Program
-from dianli.program.plan import offerings_svgs, tablet_plan_svg
 
 AudioUrl = Callable[[str], str]
 
@@ -71,8 +70,6 @@ def booklet_context(
         "p": program,
         "audio_src": sources,
         "dances": dances,
-        "tablet_svg": tablet_plan_svg(program.tablets),
-        "offerings_svgs": offerings_svgs(program.altars),
         "numbers": numbers,
         "passages": {p.id: p for p in program.passages},
         "witnesses": witness_ids(),

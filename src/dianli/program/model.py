@@ -180,6 +180,17 @@ class MusicCue(_Frozen):
     cites: tuple[str, ...] = ()
 
 
+class Figure(_Frozen):
+    """A layout figure (altar plan, seating, tablet plan, table of offerings) as SVG, with its sources."""
+
+    kind: str
+    title: str
+    caption: str
+    svg: str
+    cites: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
+
+
 class SpringOxPicture(_Frozen):
     rule: str
     summary: str
@@ -203,6 +214,7 @@ class Program(_Frozen):
     preparations: tuple[Preparation, ...]
     altars: tuple[Altar, ...]
     tablets: tuple[Tablet, ...]
+    figures: tuple[Figure, ...] = ()
     vessels: tuple[Thing, ...]
     foods: tuple[Thing, ...]
     prayers: tuple[Prayer, ...]
