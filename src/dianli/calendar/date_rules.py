@@ -309,11 +309,16 @@ class EclipseVisible(_Rule):
         first, end = date.fromordinal(cy.first_ordinal), date.fromordinal(cy.end_ordinal)
         out: list[RuleDate] = []
         found = local_eclipses(
-            first - timedelta(days=1), end + timedelta(days=1), place.latitude_deg, place.longitude_deg
+            first - timedelta(days=1),
+            end + timedelta(days=1),
+            place.latitude_deg,
+            place.longitude_deg,
+            kinds=self.bodies,
+            skip_penumbral=True,
         )
         for local in found:
             day = local.day
-            if local.eclipse.kind not in self.bodies or not local.rite_held or day is None:
+            if not local.rite_held or day is None:
                 continue
             if not first <= day < end:
                 continue

@@ -81,6 +81,11 @@ MEAN_ELONGATION_RATE_DEG_PER_DAY = 360.0 / SYNODIC_MONTH_DAYS
 WINDOW_HALF_DAYS = 0.25  # ±6 h around the syzygy, longer than any eclipse's half-duration
 CHEBYSHEV_NODES = 13
 GRID_STEP_DAYS = 2.0 / 1440.0  # 2-minute grid for minima and contacts (linear/parabolic refinement)
+LOCAL_STEP_DAYS = 10.0 / 1440.0  # at a place: a 10-minute grid, each contact refined on a finer one
+REFINE_POINTS = 41  # 30-second steps across a 20-minute bracket
+# The Moon moves ~0.55°/h against the Sun: within one 10-minute step the separation cannot fall by more
+# than ~0.1°, so a coarse minimum above this margin means no contact at the place.
+NO_CONTACT_MARGIN_RAD = math.radians(0.25)
 BLOCK_YEARS = 10
 SECONDS_PER_DAY = 86400.0
 J2000_OBLIQUITY_DEG = 23.4392911
@@ -200,13 +205,9 @@ def _nodes() -> FloatArray:
 
 
 def _chebyshev_matrix(x: FloatArray) -> FloatArray:
-    """T_m(x) for m = 0..K-1, shape (len(x), K)."""
-    out = np.empty((x.size, CHEBYSHEV_NODES))
-    out[:, 0] = 1.0
-    out[:, 1] = x
-    for m in range(2, CHEBYSHEV_NODES):
-        out[:, m] = 2.0 * x * out[:, m - 1] - out[:, m - 2]
-    return out
+    """T_m(x) = cos(m·arccos x) for m = 0..K-1, shape (len(x), K); x within [-1, 1]."""
+    angles = np.arccos(np.clip(x, -1.0, 1.0))
+    return np.asarray(np.cos(np.outer(angles, np.arange(CHEBYSHEV_NODES))), dtype=np.float64)
 
 
 @cache
@@ -253,7 +254,11 @@ class _Track:
 
 
 def _rotate_z(v: FloatArray, c: FloatArray, s: FloatArray) -> FloatArray:
-    return np.stack((c * v[0] + s * v[1], -s * v[0] + c * v[1], v[2]))
+    out = np.empty_like(v)
+    out[0] = c * v[0] + s * v[1]
+    out[1] = c * v[1] - s * v[0]
+    out[2] = v[2]
+    return out
 
 
 def _tracks(centers_tt: FloatArray) -> list[_Track]:
@@ -386,8 +391,8 @@ def _crossings(t: FloatArray, f: FloatArray, i_min: int) -> tuple[float | None, 
     return before, after
 
 
-def _grid(track: _Track) -> FloatArray:
-    return track.center_tt + np.arange(-WINDOW_HALF_DAYS, WINDOW_HALF_DAYS + 1e-9, GRID_STEP_DAYS)
+def _grid(track: _Track, step_days: float = GRID_STEP_DAYS) -> FloatArray:
+    return track.center_tt + np.arange(-WINDOW_HALF_DAYS, WINDOW_HALF_DAYS + 1e-9, step_days)
 
 
 def _stretch(v: FloatArray) -> FloatArray:
@@ -655,7 +660,7 @@ def _visible_window(
     track: _Track, begin_tt: float, end_tt: float, body: int, pos: FloatArray, up: FloatArray
 ) -> tuple[float | None, float | None]:
     """First and last instants (TT) in [begin, end] with the body above the horizon."""
-    inner = np.arange(begin_tt, end_tt, GRID_STEP_DAYS)
+    inner = np.arange(begin_tt, end_tt, LOCAL_STEP_DAYS)
     t = np.append(inner, end_tt)
     bodies = track.earth_fixed(t)
     alt = _altitude_deg(bodies[body] - pos[:, None], up) - HORIZON_ALTITUDE_DEG
@@ -687,9 +692,8 @@ def _phases(
     return tuple(Phase(name, track.ut(tt), lon, float(a)) for (name, tt), a in zip(pairs, alt, strict=True))
 
 
-def _local_solar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> LocalCircumstances:
-    pos, up = _observer(lat, lon)
-    t = _grid(track)
+def _solar_here(track: _Track, t: FloatArray, pos: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """At a place: (separation − sum of semi-diameters, 1 − cos separation, Sun's semi-diameter)."""
     sun, moon = track.earth_fixed(t)
     ts_, tm = sun - pos[:, None], moon - pos[:, None]
     rs, rm = np.linalg.norm(ts_, axis=0), np.linalg.norm(tm, axis=0)
@@ -697,18 +701,44 @@ def _local_solar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> Loc
     sep = np.arccos(cos_sep)
     s_sun = np.arcsin(SUN_RADIUS_KM / rs)
     s_moon = np.arcsin(MOON_K_PENUMBRAL * EARTH_EQUATORIAL_RADIUS_KM / rm)
-    f = sep - s_sun - s_moon
-    i = int(np.argmin(1.0 - cos_sep))
-    if f[i] >= 0.0:
+    return sep - s_sun - s_moon, 1.0 - cos_sep, s_sun
+
+
+def _refine_crossing(track: _Track, pos: FloatArray, t0: float, t1: float) -> float:
+    """The contact between two coarse grid times, on a fine grid (linear interpolation)."""
+    t = np.linspace(t0, t1, REFINE_POINTS)
+    f = _solar_here(track, t, pos)[0]
+    k = int(np.nonzero(np.sign(f[1:]) != np.sign(f[:-1]))[0][0])
+    return float(t[k] + (t[k + 1] - t[k]) * f[k] / (f[k] - f[k + 1]))
+
+
+def _local_solar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> LocalCircumstances:
+    pos, up = _observer(lat, lon)
+    t = _grid(track, LOCAL_STEP_DAYS)
+    f, closeness, _ = _solar_here(track, t, pos)
+    i = int(np.argmin(closeness))
+    if f[i] > NO_CONTACT_MARGIN_RAD:  # far outside the penumbra even between two grid points
         return LocalCircumstances(
             eclipse, lat, lon, (), 0.0, None, None, False, "the Moon's penumbra does not reach this place"
         )
-    tg = _parabola_vertex(t, 1.0 - cos_sep, i)
-    begin, end = _crossings(t, f, i)
-    begin = begin if begin is not None else float(t[0])
-    end = end if end is not None else float(t[-1])
-    gi = min(max(round(float(tg - t[0]) / GRID_STEP_DAYS), 0), t.size - 1)
-    magnitude = float((s_sun[gi] + s_moon[gi] - sep[gi]) / (2.0 * s_sun[gi]))
+    fine = np.linspace(t[max(i - 1, 0)], t[min(i + 1, t.size - 1)], REFINE_POINTS)
+    f_fine, close_fine, s_sun_fine = _solar_here(track, fine, pos)
+    j = int(np.argmin(close_fine))
+    if f_fine[j] >= 0.0:
+        return LocalCircumstances(
+            eclipse, lat, lon, (), 0.0, None, None, False, "the Moon's penumbra does not reach this place"
+        )
+    tg = _parabola_vertex(fine, close_fine, j)
+    magnitude = float(-f_fine[j] / (2.0 * s_sun_fine[j]))
+    neg = np.nonzero(f < 0.0)[0]
+    if neg.size == 0:  # a grazing eclipse shorter than the coarse step: contacts inside the fine bracket
+        begin = _refine_crossing(track, pos, float(fine[0]), tg) if f_fine[0] > 0.0 else float(fine[0])
+        end = _refine_crossing(track, pos, tg, float(fine[-1])) if f_fine[-1] > 0.0 else float(fine[-1])
+    else:
+        lo, hi = int(neg[0]), int(neg[-1])
+        begin = _refine_crossing(track, pos, float(t[lo - 1]), float(t[lo])) if lo > 0 else float(t[0])
+        final = t.size - 1
+        end = _refine_crossing(track, pos, float(t[hi]), float(t[hi + 1])) if hi < final else float(t[-1])
     phases = _phases(track, (("初食", begin), ("食甚", tg), ("復圓", end)), 0, pos, up, lon)
     first, last = _visible_window(track, begin, end, 0, pos, up)
     seen = first is not None
@@ -776,17 +806,27 @@ def local_circumstances(eclipse: Eclipse, latitude_deg: float, longitude_deg: fl
     return _local_lunar(eclipse, track, latitude_deg, longitude_deg)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 16)
 def _local_cached(eclipse: Eclipse, latitude_deg: float, longitude_deg: float) -> LocalCircumstances:
     return local_circumstances(eclipse, latitude_deg, longitude_deg)
 
 
 def local_eclipses(
-    first_day: date, end_day: date, latitude_deg: float, longitude_deg: float
+    first_day: date,
+    end_day: date,
+    latitude_deg: float,
+    longitude_deg: float,
+    kinds: tuple[EclipseKind, ...] = (EclipseKind.SOLAR, EclipseKind.LUNAR),
+    skip_penumbral: bool = False,
 ) -> tuple[LocalCircumstances, ...]:
-    """Every eclipse whose greatest instant falls in [first_day, end_day) (UT dates), seen from a place."""
+    """Every eclipse of ``kinds`` whose greatest instant falls in [first_day, end_day) (UT dates), seen
+    from a place; ``skip_penumbral`` leaves out penumbral lunar eclipses (never a 救護 day)."""
     first, last = _jd_of_day(first_day), _jd_of_day(end_day)
-    return tuple(_local_cached(e, latitude_deg, longitude_deg) for e in eclipses_between(first, last))
+    return tuple(
+        _local_cached(e, latitude_deg, longitude_deg)
+        for e in eclipses_between(first, last)
+        if e.kind in kinds and not (skip_penumbral and e.type is EclipseType.PENUMBRAL)
+    )
 
 
 ECLIPSE_ASSUMPTIONS: tuple[str, ...] = (
