@@ -291,3 +291,39 @@ def test_year_out_of_range(year: int) -> None:
 def test_bad_coordinates(lat: float, lon: float) -> None:
     with pytest.raises(OutOfRangeError):
         local_circumstances(eclipses_in_year(1752)[0], lat, lon)
+
+
+# --- the command line ---
+
+
+def test_cli_text_and_json() -> None:
+    from typer.testing import CliRunner
+
+    from dianli.cli.app import app
+
+    runner = CliRunner()
+    text = runner.invoke(app, ["eclipses", "1752", "--place", "福州府"])
+    assert text.exit_code == 0, text.output
+    assert "1752-11-06 乾隆十七年十月初一" in text.output and "救護 held" in text.output
+    assert "skyfield" in text.output and "assumption:" in text.output
+    data = runner.invoke(app, ["eclipses", "2018", "--place", "fuzhou", "--format", "json"])
+    assert data.exit_code == 0, data.output
+    payload = json.loads(data.output)
+    held = [e for e in payload["eclipses"] if e["rite_held"]]
+    # 2018's three partial solar eclipses miss 福州; both total lunar eclipses are seen there, the second
+    # (greatest 2018-07-27 20:22 UT) before dawn of 07-28 local time
+    assert [e["local"]["day"] for e in held] == ["2018-01-31", "2018-07-28"]
+    assert [p["name"] for p in held[0]["local"]["phases"]] == ["初食", "食甚", "復圓"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"), [(["eclipses", "1500"], "1600..2200"), (["eclipses", "1752", "-p", "北京"], "福州府")]
+)
+def test_cli_bad_input(args: list[str], needle: str) -> None:
+    from typer.testing import CliRunner
+
+    from dianli.cli.app import app
+
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert needle in result.output
