@@ -208,6 +208,16 @@ def test_local_visibility(
         assert times == sorted(times)
 
 
+def test_moon_sets_eclipsed_is_daishi() -> None:
+    """1760-05-29: the Moon sets at 福州 during the partial eclipse — held, and labelled 帶食."""
+    p = get_place("福州府")
+    local = local_circumstances(
+        eclipse_on(date(1760, 5, 29), EclipseKind.LUNAR), p.latitude_deg, p.longitude_deg
+    )
+    assert local.rite_held and "sets eclipsed (帶食)" in local.reason
+    assert local.phases[0].above_horizon and not local.phases[2].above_horizon
+
+
 def test_moon_below_horizon_all_eclipse() -> None:
     p = get_place("福州府")
     local = local_circumstances(

@@ -4,7 +4,7 @@ The witnesses hold the rite 「凡日月薄蝕」 on the times the 欽天監 com
 almanac office's own predictions are not in the witnesses, so this module *computes* the eclipses. The
 result is a computation, not the 欽天監's announcement, and every output says so.
 
-Ephemeris and time scale (chosen and measured; see the report of issue 4's eclipse work):
+Ephemeris and time scale (chosen and measured):
 
 * ``skyfield-data`` ships JPL DE421, which covers only 1899-07-29 … 2053-10-09: it cannot date an eclipse
   of 1644. The PyPI package ``de405`` ships JPL DE405 (1599-12-09 … 2201-02-20) as Chebyshev arrays for
@@ -712,6 +712,18 @@ def _refine_crossing(track: _Track, pos: FloatArray, t0: float, t1: float) -> fl
     return float(t[k] + (t[k + 1] - t[k]) * f[k] / (f[k] - f[k + 1]))
 
 
+def _partly(begin: float, end: float, first: float | None, last: float | None, body: str) -> str:
+    """'帶食' when the body rises or sets eclipsed: the almanac makers' term, 「此條曆家所謂『帶食』者也」
+    (古今圖書集成, https://wk.100ke.info/wiki/Page:Gujin_Tushu_Jicheng,_Volume_029_(1700-1725).djvu/26)."""
+    if first is None or last is None:
+        return ""
+    rises, sets = first > begin + 1e-6, last < end - 1e-6
+    if rises or sets:
+        what = "rises" if rises and not sets else "sets" if sets and not rises else "rises and sets"
+        return f"; only partly seen: the {body} {what} eclipsed (帶食)"
+    return ""
+
+
 def _local_solar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> LocalCircumstances:
     pos, up = _observer(lat, lon)
     t = _grid(track, LOCAL_STEP_DAYS)
@@ -744,6 +756,7 @@ def _local_solar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> Loc
     seen = first is not None
     reason = (
         f"partial or central solar eclipse here, {magnitude * 10:.1f}分, the Sun above the horizon"
+        + _partly(begin, end, first, last, "Sun")
         if seen
         else "the eclipse happens while the Sun is below the horizon here"
     )
@@ -777,6 +790,7 @@ def _local_lunar(eclipse: Eclipse, track: _Track, lat: float, lon: float) -> Loc
         reason = "penumbral only (the Moon never enters the umbra): not rescued (an assumption)"
     elif seen:
         reason = f"the Moon is above the horizon here during the eclipse ({(magnitude or 0.0) * 10:.1f}分)"
+        reason += _partly(begin, end, first, last, "Moon")
     else:
         reason = "the Moon is below the horizon here for the whole eclipse"
     return LocalCircumstances(
