@@ -214,6 +214,7 @@ from dianli.rites.expand import NumberedStep, Placed, expand  # noqa: E402
 from dianli.rites.load import all_rites, parse_rite_file  # noqa: E402
 from dianli.rites.model import Element as RiteElement  # noqa: E402
 from dianli.rites.model import Rite, RiteFile, Step  # noqa: E402
+from dianli.rites.render import Exhibit as RiteExhibit  # noqa: E402
 from dianli.rites.render import plan_lines as rite_plan_lines  # noqa: E402
 from dianli.rites.render import source_label as rite_source_label  # noqa: E402
 from dianli.rites.render import step_line as rite_step_line  # noqa: E402
@@ -228,6 +229,7 @@ __all__ += [
     "ResolvedRite",
     "Rite",
     "RiteElement",
+    "RiteExhibit",
     "RiteFile",
     "Step",
     "all_rites",
@@ -394,6 +396,7 @@ from dianli.program.audio import MovementAudio as ProgramAudio  # noqa: E402
 from dianli.program.audio import movement_audio as program_audio  # noqa: E402
 from dianli.program.audio import render_all as render_all_audio  # noqa: E402
 from dianli.program.config import season_ids as program_seasons  # noqa: E402
+from dianli.program.exhibits import exhibit_names, rite_exhibits  # noqa: E402
 from dianli.program.export import booklet_name  # noqa: E402
 from dianli.program.export import to_json as program_json  # noqa: E402
 from dianli.program.html import render_booklet  # noqa: E402
@@ -404,11 +407,13 @@ __all__ += [
     "ProgramAudio",
     "assemble_program",
     "booklet_name",
+    "exhibit_names",
     "program_audio",
     "program_json",
     "program_seasons",
     "render_all_audio",
     "render_booklet",
+    "rite_exhibits",
 ]
 # --- end program ---
 

@@ -8,6 +8,7 @@ from enum import StrEnum
 
 import typer
 from rich.console import Console, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -16,6 +17,7 @@ from dianli.api import (
     diff_rite,
     resolve_rite,
     rite_catalogue,
+    rite_exhibits,
     rite_plan_lines,
     rite_source_label,
     rite_step_line,
@@ -63,13 +65,14 @@ def register(app: typer.Typer) -> None:
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("role", role, roles)
+        exhibits = rite_exhibits(r) if role is None else ()
         if fmt is Format.json:
-            data = rite_to_data(r)
+            data = rite_to_data(r, exhibits)
             data["steps"] = [s for s in data["steps"] if any(s["number"] == n.number for n in steps)]
             write_text_output(json.dumps(data, ensure_ascii=False, indent=2), out)
             return
         if fmt is Format.html:
-            write_text_output(rite_to_html(r), out)
+            write_text_output(rite_to_html(r, exhibits), out)
             return
         w = r.witness
         head = (
@@ -90,6 +93,10 @@ def register(app: typer.Typer) -> None:
             if plan:
                 shown.append("[bold]陳設圖[/] " + rite_source_label(r.plan, w) if r.plan else "")
                 shown.append(Text("\n".join(plan)))
+        for x in exhibits:
+            body = "\n".join((*(escape(line) for line in x.lines), f"[dim]{escape(x.pointer)}[/]"))
+            title = escape(f"{x.title} — with {x.part_title}")
+            shown.append(Panel(body, title=title, title_align="left", expand=False))
         table = Table(
             "#", "part", "role", "call / action", "source", title=f"儀注{' — ' + role if role else ''}"
         )

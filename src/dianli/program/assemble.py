@@ -361,12 +361,12 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
 
 
 def spring_ox_pictures(
-    rite: str, place: api.Place, year: int, book: PassageBook
+    resolved: api.ResolvedRite, place: api.Place, year: int, book: PassageBook
 ) -> tuple[m.SpringOxPicture, ...]:
-    rule = config().pictures.spring_ox
-    if rite not in rule.rites:
+    """Both rule sets' pictures when a part of the rite shows the spring ox (``shows: [spring_ox]``)."""
+    if not any("spring_ox" in part.shows for part in resolved.rite.parts):
         return ()
-    book.cite(rule.cite)
+    book.cite(config().exhibits.spring_ox.cite)
     out = []
     for profile in api.profile_ids():
         ox = api.spring_ox(year, place=place.id, rule=profile)
@@ -404,7 +404,7 @@ def assemble(
     texts = prayers(data.get("texts", ()), occ, book)
     program_steps = steps(data.get("steps", ()), book)
     cues = music_cues(program_steps, book)
-    pictures = spring_ox_pictures(resolved.rite.id, where, year, book)
+    pictures = spring_ox_pictures(resolved, where, year, book)
     assumptions = [*notes]
     if occ is not None and occ.assumption:
         assumptions.append(f"date: {occ.assumption}")

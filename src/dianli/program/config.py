@@ -22,13 +22,14 @@ class Seasons(_Model):
     months: dict[str, tuple[int, ...]]
 
 
-class PictureRule(_Model):
-    rites: tuple[str, ...]
+class SpringOxExhibit(_Model):
     cite: Citation
+    summary: dict[str, tuple[str, ...]]
+    """Lines of the order of service's summary: a heading and the attribute ids it lists."""
 
 
-class Pictures(_Model):
-    spring_ox: PictureRule
+class Exhibits(_Model):
+    spring_ox: SpringOxExhibit
 
 
 class AudioRule(_Model):
@@ -41,7 +42,7 @@ class AudioRule(_Model):
 
 class ProgramConfig(_Model):
     seasons: Seasons
-    pictures: Pictures
+    exhibits: Exhibits
     audio: AudioRule
 
 

@@ -420,6 +420,9 @@ class Part(Element):
     with_: dict[str, str] = Field(default_factory=dict, alias="with")
     in_sequence: bool = True
     """False for a part that only serves as a template for includes."""
+    shows: tuple[str, ...] = ()
+    """Engine outputs shown with this part, by name (``spring_ox``: the year's ox and god, for the rite's
+    place and year); the program resolves the names, the model knows none of them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

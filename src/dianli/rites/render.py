@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dianli.corpus.cite import Citation
@@ -11,6 +13,29 @@ from dianli.rites.resolve import ResolvedRite, preferred_citations
 from dianli.rites.vocabulary import postures
 
 FULL_SPACE = "\u3000"
+
+
+@dataclass(frozen=True)
+class Exhibit:
+    """An engine's output shown with a part (named by the part's ``shows``): a summary in a few lines and
+    a pointer to the command that gives it in full. Computed above the rites layer (the program)."""
+
+    name: str
+    part_id: str
+    part_title: str
+    title: str
+    lines: tuple[str, ...]
+    pointer: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "part": self.part_id,
+            "part_title": self.part_title,
+            "title": self.title,
+            "lines": list(self.lines),
+            "pointer": self.pointer,
+        }
 
 
 def source_label(element: Element, witness: str) -> str:
@@ -76,8 +101,8 @@ def step_data(number: int, part: str, step: Step, witness: str) -> dict[str, Any
     return data
 
 
-def to_data(r: ResolvedRite) -> dict[str, Any]:
-    """Plain data for JSON output and goldens."""
+def to_data(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> dict[str, Any]:
+    """Plain data for JSON output and goldens; ``exhibits`` (what the parts show) under ``exhibits``."""
     w = r.witness
 
     def dump(el: Element) -> dict[str, Any]:
@@ -86,25 +111,30 @@ def to_data(r: ResolvedRite) -> dict[str, Any]:
         return d
 
     plan = {"plan": dump(r.plan)} if r.plan else {}
-    return plan | {
-        "rite": r.rite.id,
-        "names": r.rite.names.classical,
-        "gloss": r.rite.names.gloss,
-        "place": {"id": r.place.id, "name": r.place.name, "level": str(r.place.level)},
-        "year": r.year,
-        "witness": w,
-        "governing_witness": r.governing_witness,
-        "date_rules": [dump(x) for x in r.date_rules],
-        "officiants": [dump(x) for x in r.officiants],
-        "roles": [dump(x) for x in r.roles],
-        "preparations": [dump(x) for x in r.preparations],
-        "altars": [dump(x) for x in r.altars],
-        "tablets": [dump(x) for x in r.tablets],
-        "vessels": [dump(x) for x in r.vessels],
-        "foods": [dump(x) for x in r.foods],
-        "texts": [dump(x) for x in r.texts],
-        "steps": [step_data(n.number, n.placed.part_title, n.step, w) for n in r.steps],
-    }
+    shown = {"exhibits": [x.to_data() for x in exhibits]} if exhibits else {}
+    return (
+        plan
+        | shown
+        | {
+            "rite": r.rite.id,
+            "names": r.rite.names.classical,
+            "gloss": r.rite.names.gloss,
+            "place": {"id": r.place.id, "name": r.place.name, "level": str(r.place.level)},
+            "year": r.year,
+            "witness": w,
+            "governing_witness": r.governing_witness,
+            "date_rules": [dump(x) for x in r.date_rules],
+            "officiants": [dump(x) for x in r.officiants],
+            "roles": [dump(x) for x in r.roles],
+            "preparations": [dump(x) for x in r.preparations],
+            "altars": [dump(x) for x in r.altars],
+            "tablets": [dump(x) for x in r.tablets],
+            "vessels": [dump(x) for x in r.vessels],
+            "foods": [dump(x) for x in r.foods],
+            "texts": [dump(x) for x in r.texts],
+            "steps": [step_data(n.number, n.placed.part_title, n.step, w) for n in r.steps],
+        }
+    )
 
 
 def step_line(step: Step) -> str:
@@ -127,7 +157,17 @@ def step_line(step: Step) -> str:
     return "　".join(bits)
 
 
-def to_html(r: ResolvedRite) -> str:
+def exhibits_html(exhibits: Sequence[Exhibit]) -> str:
+    e = html.escape
+    return "".join(
+        f"<section class='exhibit'><h2>{e(x.title)} <small>(with {e(x.part_title)})</small></h2>"
+        + "".join(f"<p>{e(line)}</p>" for line in x.lines)
+        + f"<p><small>{e(x.pointer)}</small></p></section>"
+        for x in exhibits
+    )
+
+
+def to_html(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> str:
     """A self-contained HTML page (no external resources); all text escaped."""
     e = html.escape
     w = r.witness
@@ -153,6 +193,7 @@ def to_html(r: ResolvedRite) -> str:
         f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(w)}</p>"
         f"<h2>獻官</h2><ul>{offs}</ul>"
         + (f"<h2>陳設圖</h2><pre>{e(chr(10).join(plan_lines(r)))}</pre>" if r.plan else "")
+        + exhibits_html(exhibits)
         + "<h2>儀注</h2><table>"
         "<tr><th>#</th><th>part</th><th>role</th><th>call / action</th><th>gloss</th><th>source</th></tr>"
         + "".join(rows)
