@@ -119,10 +119,12 @@ def test_audio_plays_and_highlights(server: str, page: Any) -> None:
 
 def test_dance_steps(server: str, page: Any) -> None:
     page.goto(f"{server}/dance/chuxian", timeout=AUDIO_WAIT_MS)
-    first = page.inner_text("#char")
-    page.click("#next")
-    second = page.inner_text("#char")
+    frame = page.frame_locator("iframe.dance")
+    first = frame.locator("#char").inner_text()
+    frame.locator("#next").click()
+    second = frame.locator("#char").inner_text()
     assert first and second and first != second
+    assert "東西班 asymmetries" in page.inner_text("#asymmetries")
     page.screenshot(path=str(ARTIFACTS / "web-dance.png"))
 
 

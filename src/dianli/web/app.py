@@ -28,9 +28,12 @@ from dianli.api import (
     OutOfRangeError,
     UnknownValueError,
     all_witnesses,
+    dance_asymmetries,
     dance_html,
     get_place,
     movement_ids,
+    movement_info,
+    music_findings,
     observances_for,
     program_audio,
     program_json,
@@ -125,7 +128,8 @@ async def calendar_ics(place: str = PlaceQ, year: int = YearQ) -> Response:
 
 
 async def music_index() -> Response:
-    return render("music_index.html", movements=[pages.music_page(m)["info"] for m in movement_ids()])
+    movements = [pages.music_page(m)["info"] for m in movement_ids()]
+    return render("music_index.html", movements=movements, findings=music_findings())
 
 
 async def music(name: str) -> Response:
@@ -141,7 +145,9 @@ async def music_audio(name: str) -> Response:
 
 async def dance(name: str) -> Response:
     audio = program_audio(_movement(name))
-    return HTMLResponse(dance_html(name, audio=DanceAudio(audio.mime, audio.data)))
+    page = dance_html(name, audio=DanceAudio(audio.mime, audio.data))
+    danced = [m for m in movement_ids() if movement_info(m).danced]
+    return render("dance.html", movement_id=name, srcdoc=page, items=dance_asymmetries(), danced=danced)
 
 
 async def spring_ox_view(year: int = YearQ, place: str | None = None) -> Response:
