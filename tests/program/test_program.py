@@ -128,8 +128,6 @@ def test_json_has_the_booklet_content(xianshi: Program) -> None:
     assert data["passages"][0]["id"] == "c1"
 
 
-
-
 def test_cli_writes_the_booklet(tmp_path: Path, xianshi: Program) -> None:
     result = CliRunner().invoke(
         app,
