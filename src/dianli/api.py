@@ -220,6 +220,7 @@ from dianli.rites.render import source_label as rite_source_label  # noqa: E402
 from dianli.rites.render import step_line as rite_step_line  # noqa: E402
 from dianli.rites.render import to_data as rite_to_data  # noqa: E402
 from dianli.rites.render import to_html as rite_to_html  # noqa: E402
+from dianli.rites.render import venue_line as rite_venue_line  # noqa: E402
 from dianli.rites.resolve import ResolvedRite, find_rite, resolve_rite, rite_ids  # noqa: E402
 from dianli.rites.variants import diff_rite, rite_catalogue  # noqa: E402
 
@@ -245,6 +246,7 @@ __all__ += [
     "rite_step_line",
     "rite_to_data",
     "rite_to_html",
+    "rite_venue_line",
 ]
 # --- end rites ---
 

@@ -23,6 +23,7 @@ from dianli.api import (
     rite_step_line,
     rite_to_data,
     rite_to_html,
+    rite_venue_line,
 )
 from dianli.cli.common import console, run_guarded, write_text_output
 
@@ -89,6 +90,14 @@ def register(app: typer.Typer) -> None:
                 src = rite_source_label(o, w)
                 offs.add_row(o.function, o.office, f"[yellow]{src}[/]" if o.assumption else src)
             shown.append(offs)
+            if r.venues:
+                venues = Table(title="壇位 venues", title_justify="left")
+                venues.add_column("venue", overflow="fold")
+                venues.add_column("gloss")
+                venues.add_column("source")
+                for v in r.venues:
+                    venues.add_row(rite_venue_line(v), v.gloss or "", rite_source_label(v, w))
+                shown.append(venues)
             plan = rite_plan_lines(r)
             if plan:
                 shown.append("[bold]陳設圖[/] " + rite_source_label(r.plan, w) if r.plan else "")

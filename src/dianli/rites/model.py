@@ -100,9 +100,23 @@ class DateRule(Element):
     gloss: str | None = None
 
 
+class Dimension(Element):
+    """One measure of a vessel or a venue (口徑, 深, 高, 寬 …) in 尺/寸/分, a capacity (升/合) or an area (畝);
+    ``of`` names what is measured where one element carries several (京師's altar vs the local one)."""
+
+    measure: str
+    of: str | None = None
+    value: float = Field(ge=0)
+    unit: str
+    text: str | None = None
+
+
 class Venue(Element):
+    """Where the rite is held (a hall, an altar, a field), with its measures where the witnesses give them."""
+
     name: str
     gloss: str | None = None
+    dimensions: tuple[Dimension, ...] = ()
 
 
 class Officiant(Element):
@@ -132,15 +146,6 @@ class Preparation(Element):
     who: tuple[str, ...] = ()
     text: str | None = None
     gloss: str | None = None
-
-
-class Dimension(Element):
-    """One measure of a vessel (口徑, 深, 高, 足徑 …) in 尺/寸/分 or a capacity (升/合)."""
-
-    measure: str
-    value: float = Field(ge=0)
-    unit: str
-    text: str | None = None
 
 
 class Vessel(Element):

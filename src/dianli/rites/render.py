@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dianli.corpus.cite import Citation
-from dianli.rites.model import Element, Step
+from dianli.rites.model import Element, Step, Venue
 from dianli.rites.resolve import ResolvedRite, preferred_citations
 from dianli.rites.vocabulary import postures
 
@@ -126,6 +126,7 @@ def to_data(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> dict[str, Any]
             "date_rules": [dump(x) for x in r.date_rules],
             "officiants": [dump(x) for x in r.officiants],
             "roles": [dump(x) for x in r.roles],
+            "venues": [dump(x) for x in r.venues],
             "preparations": [dump(x) for x in r.preparations],
             "altars": [dump(x) for x in r.altars],
             "tablets": [dump(x) for x in r.tablets],
@@ -135,6 +136,15 @@ def to_data(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> dict[str, Any]
             "steps": [step_data(n.number, n.placed.part_title, n.step, w) for n in r.steps],
         }
     )
+
+
+def venue_line(venue: Venue) -> str:
+    """A venue in one line: its name and its measures as the witness writes them (高四尺二寸 …)."""
+    by_subject: dict[str, list[str]] = {}
+    for d in venue.dimensions:
+        by_subject.setdefault(d.of or "", []).append(d.text or f"{d.measure}{d.value:g}{d.unit}")
+    measures = "；".join(f"{of}{'：' if of else ''}{'、'.join(texts)}" for of, texts in by_subject.items())
+    return venue.name + (f"（{measures}）" if measures else "")
 
 
 def step_line(step: Step) -> str:
@@ -184,6 +194,10 @@ def to_html(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> str:
         f"<li>{e(o.function)}: {e(o.office)} <small>{e(source_label(o, w))}</small></li>"
         for o in r.officiants
     )
+    venues = "".join(
+        f"<li>{e(venue_line(v))}{' — ' + e(v.gloss) if v.gloss else ''} <small>{e(source_label(v, w))}</small></li>"
+        for v in r.venues
+    )
     title = f"{r.rite.names.classical[0]} — {r.place.name} {r.year}"
     return (
         "<!DOCTYPE html><html lang='zh-Hant'><head><meta charset='utf-8'>"
@@ -192,6 +206,7 @@ def to_html(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> str:
         "small,td:last-child{color:#555;font-size:.85em}.assumption{color:#a40}</style></head><body>"
         f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(w)}</p>"
         f"<h2>獻官</h2><ul>{offs}</ul>"
+        + (f"<h2>壇位 venues</h2><ul>{venues}</ul>" if r.venues else "")
         + (f"<h2>陳設圖</h2><pre>{e(chr(10).join(plan_lines(r)))}</pre>" if r.plan else "")
         + exhibits_html(exhibits)
         + "<h2>儀注</h2><table>"

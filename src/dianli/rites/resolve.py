@@ -103,17 +103,29 @@ def rite_ids() -> tuple[str, ...]:
 
 
 @functools.cache
+def _name_keys(name: str) -> tuple[str, ...]:
+    """The folded name, then its core without the words that frame a rite's name: 祭社稷禮 and 社稷,
+    鄉飲酒禮 and 鄉飲酒, 耕耤禮 and 耕耤 are one name."""
+    key = fold(name)
+    core = key.removesuffix("礼")
+    if len(core) > 2 and core[0] in "祭祀":
+        core = core[1:]
+    return (key, core) if core and core != key else (key,)
+
+
 def _name_index() -> dict[str, str]:
     index: dict[str, str] = {}
     for rite in all_rites().values():
         for name in (rite.id, *rite.names.classical, *rite.names.aliases):
-            index.setdefault(fold(name), rite.id)
+            for key in _name_keys(name):
+                index.setdefault(key, rite.id)
     return index
 
 
 def find_rite(name: str) -> str:
     """A rite id from its id, a classical name or an alias (either script)."""
-    found = _name_index().get(fold(name)) if fold(name) else None
+    index = _name_index()
+    found = next((index[k] for k in _name_keys(name) if k in index), None) if fold(name) else None
     if found is None:
         accepted = sorted(all_rites())
         names = sorted({n for r in all_rites().values() for n in (*r.names.classical, *r.names.aliases)})
