@@ -9,8 +9,23 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    # as root, headless, with no network but loopback: no sandbox, no GPU, no background connections
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 
 SYSTEM_PACKAGES: dict[str, tuple[str, str]] = {
     # marker: (executable, how to install)
@@ -31,3 +46,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if os.environ.get("DIANLI_REQUIRE_SYSTEM_PACKAGES") == "1":
             pytest.fail(f"{message}; CI requires it", pytrace=False)
         pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, shared by every browser-marked test."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"needs {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        yield launched
+        launched.close()

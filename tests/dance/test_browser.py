@@ -2,39 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from dianli.api import dance_html
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():  # type: ignore[no-untyped-def]
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"needs {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="needs the playwright package (pip install playwright)"
-    )
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize(("movement", "first", "last"), [("寧平", "覺", "正"), ("景平", "猗", "喜")])

@@ -4,7 +4,6 @@ Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -16,17 +15,6 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SERVER_START_S = 30.0
 AUDIO_WAIT_MS = 60_000
@@ -65,20 +53,9 @@ def server() -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"needs {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs the playwright package")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
+    ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
     page = context.new_page()
     errors: list[str] = []
