@@ -22,40 +22,16 @@ import sxtwl
 from lunar_python import Lunar, LunarYear, Solar
 
 from dianli.calendar.ganzhi import date_of_jdn
+from dianli.calendar.term_names import SIMPLIFIED_TERM_NAMES, SOLAR_TERMS
 
 UT8_DAYS = 8.0 / 24.0
 
 # sxtwl numbers the terms from 冬至 (0), 小寒 (1) …; this project numbers them from 小寒 (0) … 冬至 (23).
 _SXTWL_OFFSET = 1
 
-# lunar-python's table names, in this project's order (小寒 … 冬至)
-LUNAR_PYTHON_TERM_KEYS: tuple[str, ...] = (
-    "小寒",
-    "大寒",
-    "立春",
-    "雨水",
-    "驚蟄",
-    "春分",
-    "清明",
-    "穀雨",
-    "立夏",
-    "小滿",
-    "芒種",
-    "夏至",
-    "小暑",
-    "大暑",
-    "立秋",
-    "處暑",
-    "白露",
-    "秋分",
-    "寒露",
-    "霜降",
-    "立冬",
-    "小雪",
-    "大雪",
-    "DONG_ZHI",
-)
-_LUNAR_PYTHON_SIMPLIFIED = {"驚蟄": "惊蛰", "穀雨": "谷雨", "小滿": "小满", "芒種": "芒种", "處暑": "处暑"}
+# lunar-python's table names, in this project's order (小寒 … 冬至); its key for the 冬至 that ends a
+# Gregorian year is "DONG_ZHI" ("冬至" there is the one of the December before).
+LUNAR_PYTHON_TERM_KEYS: tuple[str, ...] = (*SOLAR_TERMS[:-1], "DONG_ZHI")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +85,7 @@ def lunar_python_term_instants(gregorian_year: int) -> tuple[float, ...]:
     table = Lunar.fromYmd(gregorian_year, 6, 1).getJieQiTable()
     out: list[float] = []
     for key in LUNAR_PYTHON_TERM_KEYS:
-        solar = table.get(key) or table[_LUNAR_PYTHON_SIMPLIFIED.get(key, key)]
+        solar = table.get(key) or table[SIMPLIFIED_TERM_NAMES.get(key, key)]
         out.append(float(solar.getJulianDay()) - UT8_DAYS)
     return tuple(out)
 

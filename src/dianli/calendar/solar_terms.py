@@ -16,35 +16,10 @@ from functools import cache
 from dianli.calendar import almanac, computed
 from dianli.calendar.lunisolar import LAST_CHINESE_YEAR, DateSource
 from dianli.calendar.reigns import FIRST_CHINESE_YEAR
+from dianli.calendar.term_names import SIMPLIFIED_TERM_NAMES, SOLAR_TERMS
 from dianli.errors import OutOfRangeError, UnknownValueError
 
-SOLAR_TERMS: tuple[str, ...] = (
-    "小寒",
-    "大寒",
-    "立春",
-    "雨水",
-    "驚蟄",
-    "春分",
-    "清明",
-    "穀雨",
-    "立夏",
-    "小滿",
-    "芒種",
-    "夏至",
-    "小暑",
-    "大暑",
-    "立秋",
-    "處暑",
-    "白露",
-    "秋分",
-    "寒露",
-    "霜降",
-    "立冬",
-    "小雪",
-    "大雪",
-    "冬至",
-)
-_SIMPLIFIED: dict[str, str] = {"惊蛰": "驚蟄", "谷雨": "穀雨", "小满": "小滿", "芒种": "芒種", "处暑": "處暑"}
+_SIMPLIFIED: dict[str, str] = {simplified: name for name, simplified in SIMPLIFIED_TERM_NAMES.items()}
 # 中氣 (principal terms) are the odd indices here: 大寒, 雨水, 春分 …; 節 the even ones.
 PRINCIPAL = frozenset(range(1, 24, 2))
 
