@@ -270,17 +270,28 @@ from dianli.music.instruments import (  # noqa: E402
     instrument,
     instruments,
 )
+from dianli.music.memo import BoundedCache  # noqa: E402
 from dianli.music.pitch import (  # noqa: E402
     Tuning,
     cents_table,
     default_huangzhong_hz,
+    default_tuning,
     gekoupu_cites,
     gongche,
     lu,
     lus,
     parse_note,
 )
-from dianli.music.render import MUSIC_FORMATS, music_findings, render_movement, render_suite  # noqa: E402
+from dianli.music.render import (  # noqa: E402
+    MUSIC_FORMATS,
+    SAMPLES_CACHE_BYTES,
+    Samples,
+    music_findings,
+    render_movement,
+    render_movement_samples,
+    render_suite,
+    render_suite_samples,
+)
 from dianli.music.score import (  # noqa: E402
     Movement,
     SungCharacter,
@@ -291,14 +302,27 @@ from dianli.music.score import (  # noqa: E402
     parse_score_text,
     suite,
 )
+from dianli.music.synth import (  # noqa: E402
+    AUDIO_FORMATS,
+    SAMPLE_RATE_HZ,
+    SAMPLE_RATE_RANGE_HZ,
+    encode_audio,
+    encode_samples,
+)
 
 __all__ += [
+    "AUDIO_FORMATS",
     "MUSIC_FORMATS",
+    "SAMPLES_CACHE_BYTES",
+    "SAMPLE_RATE_HZ",
+    "SAMPLE_RATE_RANGE_HZ",
+    "BoundedCache",
     "Event",
     "Finding",
     "Fingering",
     "Instrument",
     "Movement",
+    "Samples",
     "SungCharacter",
     "Timeline",
     "Timing",
@@ -309,6 +333,9 @@ __all__ += [
     "cue_findings",
     "default_huangzhong_hz",
     "default_timing",
+    "default_tuning",
+    "encode_audio",
+    "encode_samples",
     "fingering",
     "fingering_gloss",
     "gekoupu_cites",
@@ -324,7 +351,9 @@ __all__ += [
     "parse_note",
     "parse_score_text",
     "render_movement",
+    "render_movement_samples",
     "render_suite",
+    "render_suite_samples",
     "suite",
     "suite_timeline",
     "timeline",

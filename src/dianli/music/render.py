@@ -1,10 +1,19 @@
-"""One entry point for every output of the music domain: JSON, MIDI, MusicXML, WAV, FLAC."""
+"""One entry point for every output of the music domain: JSON, MIDI, MusicXML, WAV, FLAC, and the
+samples themselves.
+
+Audio goes one way: timeline → samples at the rate asked for (:func:`render_movement_samples`, kept in
+an in-process cache per movement, rate, tuning and timing) → file bytes → file. Callers that embed or
+serve audio (the program, the web app, the dance page) take the samples and encode them in memory.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from dianli.errors import UnknownValueError
 from dianli.music.cues import (
@@ -19,8 +28,15 @@ from dianli.music.cues import (
 )
 from dianli.music.findings import Finding
 from dianli.music.instruments import fingering_findings
+from dianli.music.memo import BoundedCache
 from dianli.music.pitch import Tuning, assumptions, default_tuning, pitch_findings
-from dianli.music.score import score_findings
+from dianli.music.score import movement_info, score_findings
+from dianli.music.synth import SAMPLE_RATE_HZ, check_rate, encode_audio, render
+
+Samples = npt.NDArray[np.float32]
+SAMPLES_CACHE_BYTES = 256 * 1024 * 1024
+"""In-process cache of rendered movements: 256 MiB holds every movement at 24 kHz (about 120 MiB of
+float32) with room to spare, or the longest ones at 44.1 kHz."""
 
 MUSIC_FORMATS: tuple[str, ...] = ("wav", "flac", "mid", "musicxml", "json")
 
@@ -73,10 +89,52 @@ def write(
 
         write_musicxml(tl, out, tuning)
     else:
-        from dianli.music.synth import render, write_audio
-
-        write_audio(render(tl, tuning, progress=progress), out, fmt)
+        Path(out).write_bytes(encode_audio(render(tl, tuning, progress=progress), fmt, SAMPLE_RATE_HZ))
     return str(out)
+
+
+def _timing_key(timing: Timing) -> Hashable:
+    return (timing.character_s, timing.stroke_s, tuple(sorted(timing.named_s.items())))
+
+
+def _frozen(samples: npt.NDArray[np.float64]) -> Samples:
+    out = samples.astype(np.float32)
+    out.setflags(write=False)
+    return out
+
+
+_samples_cache: BoundedCache[Samples] = BoundedCache(SAMPLES_CACHE_BYTES, lambda a: int(a.nbytes))
+
+
+def render_movement_samples(
+    movement_id: str,
+    sample_rate_hz: int = SAMPLE_RATE_HZ,
+    timing: Timing | None = None,
+    tuning: Tuning | None = None,
+) -> Samples:
+    """One movement's mono mix as float32 samples, synthesised at ``sample_rate_hz`` (read-only).
+
+    Rendered once per process for each movement, rate, tuning and timing; later calls return the same
+    array. The movement may be named by id or name (寧平, 初獻, chuxian).
+    """
+    mid = movement_info(movement_id).id
+    check_rate(sample_rate_hz)
+    timing = timing or default_timing()
+    tuning = tuning or default_tuning()
+    key = (mid, sample_rate_hz, tuning, _timing_key(timing))
+    return _samples_cache.get(key, lambda: _frozen(render(timeline(mid, timing), tuning, sample_rate_hz)))
+
+
+def render_suite_samples(
+    sample_rate_hz: int = SAMPLE_RATE_HZ,
+    timing: Timing | None = None,
+    tuning: Tuning | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Samples:
+    """The whole rite's music as float32 samples at ``sample_rate_hz`` (not cached: it is long)."""
+    check_rate(sample_rate_hz)
+    tl = suite_timeline(timing or default_timing())
+    return _frozen(render(tl, tuning or default_tuning(), sample_rate_hz, progress))
 
 
 def render_movement(
@@ -84,6 +142,10 @@ def render_movement(
 ) -> str:
     """Render one movement."""
     tuning = tuning or default_tuning()
+    if fmt in ("wav", "flac"):
+        samples = render_movement_samples(movement_id, SAMPLE_RATE_HZ, timing, tuning)
+        Path(out).write_bytes(encode_audio(samples, fmt, SAMPLE_RATE_HZ))
+        return str(out)
     return write(timeline(movement_id, timing or default_timing()), fmt, out, tuning)
 
 

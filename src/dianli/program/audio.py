@@ -1,30 +1,36 @@
-"""Each movement's music, rendered once by the music API and made small enough to embed or serve.
+"""Each movement's music, synthesised at the booklet's rate and encoded in memory to embed or serve.
 
-The music API renders a movement to a WAV file at its own rate (44.1 kHz); this module reads it back,
-resamples it to the rate in ``data/program.yaml`` and encodes it (Ogg Opus), keeping the result in
-memory so a server renders each movement only once.
+The music API renders the movement's samples directly at the rate of ``data/program.yaml`` (no file,
+no resampling); this module encodes them (Ogg Opus) and keeps the bytes per movement, rate, tuning and
+timing, so a server renders and encodes each movement once. Encoding is most of the cost (libopus at
+its highest complexity, which libsndfile does not let us lower), so movements whose samples are the
+same are encoded once.
 """
 
 from __future__ import annotations
 
-import functools
-import io
-import tempfile
-from collections.abc import Callable, Iterable
+import hashlib
+from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-import soundfile as sf
-
-from dianli.api import render_movement
+from dianli.api import (
+    BoundedCache,
+    Timing,
+    Tuning,
+    default_timing,
+    default_tuning,
+    encode_samples,
+    movement_info,
+    render_movement_samples,
+)
 from dianli.program.config import config
 
 Progress = Callable[[int, int], None]
 AUDIO_WORKERS = 2
-"""Movements rendered at once (each render is mostly numpy and libsndfile, which release the GIL)."""
+"""Movements rendered at once (synthesis is numpy and encoding libsndfile, which release the GIL)."""
+ENCODED_CACHE_BYTES = 64 * 1024 * 1024
+"""Encoded movements kept per process (the whole suite in Opus is about 6 MB)."""
 
 
 @dataclass(frozen=True)
@@ -34,36 +40,35 @@ class MovementAudio:
     data: bytes
 
 
-def resample(samples: npt.NDArray[np.float64], rate_hz: int, target_hz: int) -> npt.NDArray[np.float32]:
-    """Linear resampling after a two-tap low-pass (enough for a preview; the WAV is the reference)."""
-    if rate_hz == target_hz:
-        return samples.astype(np.float32)
-    smoothed = np.convolve(samples, np.array([0.5, 0.5]), mode="same")
-    n_out = int(len(samples) * target_hz / rate_hz)
-    positions = np.arange(n_out) * (rate_hz / target_hz)
-    out: npt.NDArray[np.float32] = np.interp(positions, np.arange(len(samples)), smoothed).astype(np.float32)
-    return out
+_by_request: BoundedCache[bytes] = BoundedCache(ENCODED_CACHE_BYTES, len)
+_by_sound: BoundedCache[bytes] = BoundedCache(ENCODED_CACHE_BYTES, len)
 
 
-@functools.lru_cache(maxsize=16)
-def movement_audio(movement_id: str) -> MovementAudio:
+def _timing_key(timing: Timing) -> Hashable:
+    return (timing.character_s, timing.stroke_s, tuple(sorted(timing.named_s.items())))
+
+
+def _encode(movement_id: str, timing: Timing, tuning: Tuning) -> bytes:
+    rule = config().audio
+    samples = render_movement_samples(movement_id, rule.rate_hz, timing, tuning)
+    digest = hashlib.blake2b(samples.tobytes(), digest_size=16).digest()
+    return _by_sound.get(
+        (digest, rule.rate_hz, rule.format, rule.subtype),
+        lambda: encode_samples(samples, rule.rate_hz, rule.format, rule.subtype),
+    )
+
+
+def movement_audio(
+    movement_id: str, timing: Timing | None = None, tuning: Tuning | None = None
+) -> MovementAudio:
     """One movement's audio, encoded as ``data/program.yaml`` says (cached per process)."""
     rule = config().audio
-    with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "movement.wav"
-        render_movement(movement_id, "wav", wav)
-        samples, rate_hz = sf.read(wav, dtype="float64")
-    if samples.ndim > 1:
-        samples = samples.mean(axis=1)
-    buffer = io.BytesIO()
-    sf.write(
-        buffer,
-        resample(samples, int(rate_hz), rule.rate_hz),
-        rule.rate_hz,
-        format=rule.format,
-        subtype=rule.subtype,
-    )
-    return MovementAudio(movement_id, rule.mime, buffer.getvalue())
+    mid = movement_info(movement_id).id
+    timing = timing or default_timing()
+    tuning = tuning or default_tuning()
+    key = (mid, rule.rate_hz, tuning, _timing_key(timing))
+    data = _by_request.get(key, lambda: _encode(mid, timing, tuning))
+    return MovementAudio(mid, rule.mime, data)
 
 
 def render_all(movement_ids: Iterable[str], progress: Progress | None = None) -> dict[str, MovementAudio]:
@@ -71,8 +76,8 @@ def render_all(movement_ids: Iterable[str], progress: Progress | None = None) ->
     wanted = list(dict.fromkeys(movement_ids))
     done: dict[str, MovementAudio] = {}
     with ThreadPoolExecutor(max_workers=AUDIO_WORKERS) as pool:
-        for audio in pool.map(movement_audio, wanted):
-            done[audio.movement] = audio
+        for name, audio in zip(wanted, pool.map(movement_audio, wanted), strict=True):
+            done[name] = audio
             if progress is not None:
                 progress(len(done), len(wanted))
     return done
