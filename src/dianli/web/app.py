@@ -19,6 +19,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dianli import __version__
@@ -137,14 +138,14 @@ async def music(name: str) -> Response:
 
 
 async def music_audio(name: str) -> Response:
-    audio = program_audio(_movement(name))
+    audio = await run_in_threadpool(program_audio, _movement(name))  # a first render must not block the loop
     return Response(
         audio.data, media_type=audio.mime, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
     )
 
 
 async def dance(name: str) -> Response:
-    audio = program_audio(_movement(name))
+    audio = await run_in_threadpool(program_audio, _movement(name))
     page = dance_html(name, audio=DanceAudio(audio.mime, audio.data))
     danced = [m for m in movement_ids() if movement_info(m).danced]
     return render("dance.html", movement_id=name, srcdoc=page, items=dance_asymmetries(), danced=danced)
