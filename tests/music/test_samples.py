@@ -7,6 +7,7 @@ import io
 import math
 import threading
 import time
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -109,10 +110,17 @@ def test_the_suite_renders_in_memory() -> None:
     assert calls and calls == sorted(calls)
 
 
-@pytest.mark.parametrize("rate", [0, 7_999, 192_001, -44_100, True])
+@pytest.mark.parametrize("rate", [0, 7_999, 192_001, -44_100, True, 22_050.5])
 def test_a_rate_out_of_range_names_the_value_and_the_range(rate: int) -> None:
     with pytest.raises(OutOfRangeError, match="8000 to 192000"):
         render_movement_samples("chuxian", rate, FAST)
+
+
+def test_a_numpy_integer_rate_is_a_rate() -> None:
+    numpy_rate = cast(int, np.int64(16_000))
+    assert render_movement_samples("chuxian", numpy_rate, FAST) is render_movement_samples(
+        "chuxian", 16_000, FAST
+    )
 
 
 def test_an_unknown_movement_lists_the_names() -> None:

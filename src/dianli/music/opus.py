@@ -118,6 +118,7 @@ def _encode_packets(samples: npt.NDArray[np.float32], rate: int) -> tuple[list[b
     if error.value != 0 or not encoder:
         raise OpusUnavailableError(f"opus_encoder_create failed with error {error.value} at {rate} Hz")
     try:
+        # opus_encoder_ctl is variadic: called without argtypes, as the x86-64 and Linux arm64 ABIs allow
         lib.opus_encoder_ctl(ctypes.c_void_p(encoder), _SET_BITRATE, ctypes.c_int32(BITRATE_BPS))
         lookahead = ctypes.c_int32()
         lib.opus_encoder_ctl(ctypes.c_void_p(encoder), _GET_LOOKAHEAD, ctypes.byref(lookahead))

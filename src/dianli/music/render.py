@@ -118,7 +118,7 @@ def render_movement_samples(
     array. The movement may be named by id or name (寧平, 初獻, chuxian).
     """
     mid = movement_info(movement_id).id
-    check_rate(sample_rate_hz)
+    sample_rate_hz = check_rate(sample_rate_hz)
     timing = timing or default_timing()
     tuning = tuning or default_tuning()
     key = (mid, sample_rate_hz, tuning, _timing_key(timing))
@@ -132,7 +132,7 @@ def render_suite_samples(
     progress: Callable[[int, int], None] | None = None,
 ) -> Samples:
     """The whole rite's music as float32 samples at ``sample_rate_hz`` (not cached: it is long)."""
-    check_rate(sample_rate_hz)
+    sample_rate_hz = check_rate(sample_rate_hz)
     tl = suite_timeline(timing or default_timing())
     return _frozen(render(tl, tuning or default_tuning(), sample_rate_hz, progress))
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import numbers
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -217,9 +218,9 @@ def _sound(timbre: str, freq: float, duration_s: float, velocity: int, rate: int
 def check_rate(rate: int) -> int:
     """The sample rate, if it is one a rendering may use (else OutOfRangeError naming the range)."""
     low, high = SAMPLE_RATE_RANGE_HZ
-    if isinstance(rate, bool) or not isinstance(rate, int) or not low <= rate <= high:
+    if isinstance(rate, bool) or not isinstance(rate, numbers.Integral) or not low <= rate <= high:
         raise OutOfRangeError("sample rate", rate, f"a whole number of Hz from {low} to {high}")
-    return rate
+    return int(rate)
 
 
 def render(
