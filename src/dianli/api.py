@@ -105,7 +105,8 @@ from dianli.calendar.reigns import (
     reign_year,
     reigning_emperor,
 )
-from dianli.calendar.solar_terms import SOLAR_TERMS, SolarTermDay, solar_term, solar_terms
+from dianli.calendar.solar_terms import SolarTermDay, solar_term, solar_terms
+from dianli.calendar.term_names import SOLAR_TERMS
 from dianli.calendar.timekeeping import (
     DoubleHour,
     beijing_apparent_time,
