@@ -1,70 +1,27 @@
 """The public facade of dianli: everything the CLI, the web app and users call.
 
-Each block below belongs to one domain; names are re-exported from the module that owns them.
+Names are re-exported from the module that owns them (the import lines say which); nothing inside the
+package imports this facade except the interfaces (``dianli.cli``, ``dianli.web``).
 """
 
 from __future__ import annotations
 
-# --- corpus ---
-from dianli.corpus.cite import Citation, CitationError, ResolvedCitation, closest_passage, resolve
-from dianli.corpus.clauses import CLAUSE_KINDS, Clause, clauses
-from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
-from dianli.corpus.search import SearchHit, search
-from dianli.corpus.sections import (
-    Section,
-    SectionDef,
-    find_sections,
-    resolve_section_id,
-    section_at,
-    section_defs,
-    section_ids,
-    sections,
-)
-from dianli.corpus.witnesses import Witness, WitnessInfo, all_witnesses, load_witness, manifest, witness_ids
-from dianli.errors import DataError, DianliError, OutOfRangeError, UnknownValueError
-
-__all__: list[str] = [
-    # corpus
-    "CLAUSE_KINDS",
-    "Citation",
-    "CitationError",
-    "Clause",
-    # errors
-    "DataError",
-    "DianliError",
-    "Normalised",
-    "NoteSpan",
-    "OutOfRangeError",
-    "ResolvedCitation",
-    "SearchHit",
-    "Section",
-    "SectionDef",
-    "UnknownValueError",
-    "Witness",
-    "WitnessInfo",
-    "all_witnesses",
-    "clauses",
-    "closest_passage",
-    "find_sections",
-    "fold",
-    "load_witness",
-    "manifest",
-    "normalise",
-    "resolve",
-    "resolve_section_id",
-    "search",
-    "section_at",
-    "section_defs",
-    "section_ids",
-    "sections",
-    "witness_ids",
-]
-
-# --- calendar ---
 from dianli.calendar.computed import Disagreement, cross_check_year
 from dianli.calendar.date_clause import DateClause, date_clause, fill_date_clause
 from dianli.calendar.date_rules import RuleDate, fasting_window, wanshou_dates
 from dianli.calendar.day import DayInfo, describe_day
+from dianli.calendar.eclipses import (
+    ECLIPSE_ASSUMPTIONS,
+    Eclipse,
+    EclipseKind,
+    EclipseType,
+    LocalCircumstances,
+    Phase,
+    eclipses_in_year,
+    ephemeris_label,
+    local_circumstances,
+    local_eclipses,
+)
 from dianli.calendar.export import occurrence_record, to_ical
 from dianli.calendar.ganzhi import (
     BRANCHES,
@@ -117,142 +74,52 @@ from dianli.calendar.timekeeping import (
     provincial_offset_minutes,
     provincial_time,
 )
-from dianli.places.places import Place, PlaceLevel, all_places, get_place
-
-__all__ += [
-    "BRANCHES",
-    "REIGNS",
-    "RITE_IDS",
-    "SOLAR_TERMS",
-    "STEMS",
-    "ChineseDate",
-    "ChineseYear",
-    "DateClause",
-    "DateSource",
-    "DayInfo",
-    "Disagreement",
-    "DoubleHour",
-    "Element",
-    "LunarMonth",
-    "NaYin",
-    "Observance",
-    "Occurrence",
-    "Place",
-    "PlaceLevel",
-    "Polarity",
-    "Reign",
-    "ReignYear",
-    "RuleDate",
-    "Sexagenary",
-    "SolarTermDay",
-    "all_observances",
-    "all_places",
-    "beijing_apparent_time",
-    "branch_element",
-    "branch_polarity",
-    "chinese_year",
-    "chinese_year_of",
-    "cross_check_year",
-    "date_clause",
-    "day_sexagenary",
-    "describe_day",
-    "double_hour",
-    "fasting_window",
-    "fill_date_clause",
-    "get_place",
-    "ke_of_day",
-    "local_apparent_time",
-    "local_mean_time",
-    "month_sexagenary",
-    "nayin",
-    "observances_for",
-    "occurrence_record",
-    "parse_chinese_date",
-    "parse_day",
-    "parse_reign_year",
-    "parse_sexagenary",
-    "provincial_offset_minutes",
-    "provincial_time",
-    "reign_by_name",
-    "reign_year",
-    "reigning_emperor",
-    "solar_term",
-    "solar_terms",
-    "stem_element",
-    "stem_polarity",
-    "to_chinese",
-    "to_gregorian",
-    "to_ical",
-    "wanshou_dates",
-    "year_sexagenary",
-]
-# --- end calendar ---
-
-# --- spring_ox ---
-from dianli.spring_ox.figure import SpringOx, spring_ox  # noqa: E402
-from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES  # noqa: E402
-from dianli.spring_ox.profiles import load_profile, profile_ids  # noqa: E402
-from dianli.spring_ox.report import render_text as spring_ox_text  # noqa: E402
-from dianli.spring_ox.report import to_json as spring_ox_json  # noqa: E402
-from dianli.spring_ox.svg import render_svg as spring_ox_svg  # noqa: E402
-
-__all__ += [
-    "CLOCKS",
-    "DAY_BOUNDARIES",
-    "DAY_SOURCES",
-    "SpringOx",
-    "load_profile",
-    "profile_ids",
-    "spring_ox",
-    "spring_ox_json",
-    "spring_ox_svg",
-    "spring_ox_text",
-]
-# --- end spring_ox ---
-
-# --- rites ---
-from dianli.rites.expand import NumberedStep, Placed, expand  # noqa: E402
-from dianli.rites.load import all_rites, parse_rite_file  # noqa: E402
-from dianli.rites.model import Element as RiteElement  # noqa: E402
-from dianli.rites.model import Rite, RiteFile, Step  # noqa: E402
-from dianli.rites.render import Exhibit as RiteExhibit  # noqa: E402
-from dianli.rites.render import plan_lines as rite_plan_lines  # noqa: E402
-from dianli.rites.render import source_label as rite_source_label  # noqa: E402
-from dianli.rites.render import step_line as rite_step_line  # noqa: E402
-from dianli.rites.render import to_data as rite_to_data  # noqa: E402
-from dianli.rites.render import to_html as rite_to_html  # noqa: E402
-from dianli.rites.render import venue_line as rite_venue_line  # noqa: E402
-from dianli.rites.resolve import ResolvedRite, find_rite, resolve_rite, rite_ids  # noqa: E402
-from dianli.rites.variants import diff_rite, rite_catalogue  # noqa: E402
-
-__all__ += [
-    "NumberedStep",
-    "Placed",
-    "ResolvedRite",
-    "Rite",
-    "RiteElement",
-    "RiteExhibit",
-    "RiteFile",
-    "Step",
-    "all_rites",
-    "diff_rite",
-    "expand",
-    "find_rite",
-    "parse_rite_file",
-    "resolve_rite",
-    "rite_catalogue",
-    "rite_ids",
-    "rite_plan_lines",
-    "rite_source_label",
-    "rite_step_line",
-    "rite_to_data",
-    "rite_to_html",
-    "rite_venue_line",
-]
-# --- end rites ---
-
-# --- music ---
-from dianli.music.cues import (  # noqa: E402
+from dianli.corpus.cite import Citation, CitationError, ResolvedCitation, closest_passage, resolve
+from dianli.corpus.clauses import CLAUSE_KINDS, Clause, clauses
+from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
+from dianli.corpus.search import SearchHit, search
+from dianli.corpus.sections import (
+    Section,
+    SectionDef,
+    find_sections,
+    resolve_section_id,
+    section_at,
+    section_defs,
+    section_ids,
+    sections,
+)
+from dianli.corpus.witnesses import Witness, WitnessInfo, all_witnesses, load_witness, manifest, witness_ids
+from dianli.coverage import TARGET_PERCENT, ClauseCoverage, SectionFigure, clause_coverage, section_figures
+from dianli.dance.animate import render_html as dance_html
+from dianli.dance.audio import Audio as DanceAudio
+from dianli.dance.audio import movement_audio as dance_audio
+from dianli.dance.formation import Formation as DanceFormation
+from dianli.dance.formation import formation as dance_formation
+from dianli.dance.listing import poses_json as dance_poses_json
+from dianli.dance.mirror import Asymmetry as DanceAsymmetry
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json
+from dianli.dance.notation import (
+    CharacterNotation,
+    NotationError,
+    RankClause,
+    dance_witnesses,
+)
+from dianli.dance.notation import emendations as dance_emendations
+from dianli.dance.notation import movement as dance_movement
+from dianli.dance.notation import movements as dance_movements
+from dianli.dance.notation import parse_description as parse_dance_description
+from dianli.dance.notation import parse_movement as parse_dance
+from dianli.dance.pose import FigureState
+from dianli.dance.timing import character_timing as dance_timing
+from dianli.dance.vocabulary import vocabulary as dance_vocabulary
+from dianli.errors import DataError, DianliError, OutOfRangeError, UnknownValueError
+from dianli.layout.altar import altar_plan_svg, offering_table_svg
+from dianli.layout.figures import LayoutFigure, layout_figures
+from dianli.layout.seating import Seat, seating_svg
+from dianli.layout.seating import seats as layout_seats
+from dianli.layout.tablets import tablet_plan_svg
+from dianli.music.cues import (
     Event,
     Timeline,
     Timing,
@@ -262,8 +129,8 @@ from dianli.music.cues import (  # noqa: E402
     suite_timeline,
     timeline,
 )
-from dianli.music.findings import Finding  # noqa: E402
-from dianli.music.instruments import (  # noqa: E402
+from dianli.music.findings import Finding
+from dianli.music.instruments import (
     Fingering,
     Instrument,
     fingering,
@@ -271,8 +138,8 @@ from dianli.music.instruments import (  # noqa: E402
     instrument,
     instruments,
 )
-from dianli.music.memo import BoundedCache  # noqa: E402
-from dianli.music.pitch import (  # noqa: E402
+from dianli.music.memo import BoundedCache
+from dianli.music.pitch import (
     Tuning,
     cents_table,
     default_huangzhong_hz,
@@ -283,7 +150,7 @@ from dianli.music.pitch import (  # noqa: E402
     lus,
     parse_note,
 )
-from dianli.music.render import (  # noqa: E402
+from dianli.music.render import (
     MUSIC_FORMATS,
     SAMPLES_CACHE_BYTES,
     Samples,
@@ -293,7 +160,7 @@ from dianli.music.render import (  # noqa: E402
     render_suite,
     render_suite_samples,
 )
-from dianli.music.score import (  # noqa: E402
+from dianli.music.score import (
     Movement,
     SungCharacter,
     accepted_movement_names,
@@ -303,102 +170,158 @@ from dianli.music.score import (  # noqa: E402
     parse_score_text,
     suite,
 )
-from dianli.music.synth import (  # noqa: E402
+from dianli.music.synth import (
     AUDIO_FORMATS,
     SAMPLE_RATE_HZ,
     SAMPLE_RATE_RANGE_HZ,
     encode_audio,
     encode_samples,
 )
+from dianli.places.places import Place, PlaceLevel, all_places, get_place
+from dianli.program.assemble import assemble as assemble_program
+from dianli.program.audio import MovementAudio as ProgramAudio
+from dianli.program.audio import movement_audio as program_audio
+from dianli.program.audio import render_all as render_all_audio
+from dianli.program.config import season_ids as program_seasons
+from dianli.program.exhibits import exhibit_names, rite_exhibits
+from dianli.program.export import booklet_name
+from dianli.program.export import to_json as program_json
+from dianli.program.html import render_booklet
+from dianli.program.model import Program
+from dianli.rites.expand import NumberedStep, Placed, expand
+from dianli.rites.load import all_rites, parse_rite_file
+from dianli.rites.model import Element as RiteElement
+from dianli.rites.model import Rite, RiteFile, Step
+from dianli.rites.render import Exhibit as RiteExhibit
+from dianli.rites.render import plan_lines as rite_plan_lines
+from dianli.rites.render import source_label as rite_source_label
+from dianli.rites.render import step_line as rite_step_line
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.render import to_html as rite_to_html
+from dianli.rites.render import venue_line as rite_venue_line
+from dianli.rites.resolve import ResolvedRite, find_rite, resolve_rite, rite_ids
+from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
+from dianli.rites.variants import diff_rite, rite_catalogue
+from dianli.spring_ox.figure import SpringOx, spring_ox
+from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
+from dianli.spring_ox.profiles import load_profile, profile_ids
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.report import to_json as spring_ox_json
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
-__all__ += [
+__all__: list[str] = [
     "AUDIO_FORMATS",
+    "BRANCHES",
+    "CLAUSE_KINDS",
+    "CLOCKS",
+    "DAY_BOUNDARIES",
+    "DAY_SOURCES",
+    "ECLIPSE_ASSUMPTIONS",
     "MUSIC_FORMATS",
+    "REIGNS",
+    "RITE_IDS",
     "SAMPLES_CACHE_BYTES",
     "SAMPLE_RATE_HZ",
     "SAMPLE_RATE_RANGE_HZ",
+    "SOLAR_TERMS",
+    "STEMS",
+    "TARGET_PERCENT",
     "BoundedCache",
-    "Event",
-    "Finding",
-    "Fingering",
-    "Instrument",
-    "Movement",
-    "Samples",
-    "SungCharacter",
-    "Timeline",
-    "Timing",
-    "Tuning",
-    "accepted_movement_names",
-    "cents_table",
-    "character_times",
-    "cue_findings",
-    "default_huangzhong_hz",
-    "default_timing",
-    "default_tuning",
-    "encode_audio",
-    "encode_samples",
-    "fingering",
-    "fingering_gloss",
-    "gekoupu_cites",
-    "gongche",
-    "instrument",
-    "instruments",
-    "lu",
-    "lus",
-    "movement",
-    "movement_ids",
-    "movement_info",
-    "music_findings",
-    "parse_note",
-    "parse_score_text",
-    "render_movement",
-    "render_movement_samples",
-    "render_suite",
-    "render_suite_samples",
-    "suite",
-    "suite_timeline",
-    "timeline",
-]
-
-# --- coverage ---
-from dianli.coverage import TARGET_PERCENT, ClauseCoverage, SectionFigure, clause_coverage, section_figures  # noqa: E402
-
-__all__ += ["TARGET_PERCENT", "ClauseCoverage", "SectionFigure", "clause_coverage", "section_figures"]
-# --- end coverage ---
-
-# --- dance ---
-from dianli.dance.animate import render_html as dance_html  # noqa: E402
-from dianli.dance.audio import Audio as DanceAudio  # noqa: E402
-from dianli.dance.audio import movement_audio as dance_audio  # noqa: E402
-from dianli.dance.formation import Formation as DanceFormation  # noqa: E402
-from dianli.dance.formation import formation as dance_formation  # noqa: E402
-from dianli.dance.listing import poses_json as dance_poses_json  # noqa: E402
-from dianli.dance.mirror import Asymmetry as DanceAsymmetry  # noqa: E402
-from dianli.dance.mirror import asymmetries as dance_asymmetries  # noqa: E402
-from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json  # noqa: E402
-from dianli.dance.notation import (  # noqa: E402
-    CharacterNotation,
-    NotationError,
-    RankClause,
-    dance_witnesses,
-)
-from dianli.dance.notation import emendations as dance_emendations  # noqa: E402
-from dianli.dance.notation import movement as dance_movement  # noqa: E402
-from dianli.dance.notation import movements as dance_movements  # noqa: E402
-from dianli.dance.notation import parse_description as parse_dance_description  # noqa: E402
-from dianli.dance.notation import parse_movement as parse_dance  # noqa: E402
-from dianli.dance.pose import FigureState  # noqa: E402
-from dianli.dance.timing import character_timing as dance_timing  # noqa: E402
-from dianli.dance.vocabulary import vocabulary as dance_vocabulary  # noqa: E402
-
-__all__ += [
     "CharacterNotation",
+    "ChineseDate",
+    "ChineseYear",
+    "Citation",
+    "CitationError",
+    "Clause",
+    "ClauseCoverage",
     "DanceAsymmetry",
     "DanceAudio",
     "DanceFormation",
+    "DataError",
+    "DateClause",
+    "DateSource",
+    "DayInfo",
+    "DianliError",
+    "Disagreement",
+    "DoubleHour",
+    "Eclipse",
+    "EclipseKind",
+    "EclipseType",
+    "Element",
+    "Event",
     "FigureState",
+    "Finding",
+    "Fingering",
+    "Instrument",
+    "LayoutFigure",
+    "LocalCircumstances",
+    "LunarMonth",
+    "Movement",
+    "NaYin",
+    "Normalised",
     "NotationError",
+    "NoteSpan",
+    "NumberedStep",
+    "Observance",
+    "Occurrence",
+    "OutOfRangeError",
+    "Phase",
+    "Place",
+    "PlaceLevel",
+    "PlaceTemples",
+    "Placed",
+    "Polarity",
+    "Program",
+    "ProgramAudio",
     "RankClause",
+    "Reign",
+    "ReignYear",
+    "ResolvedCitation",
+    "ResolvedRite",
+    "Rite",
+    "RiteElement",
+    "RiteExhibit",
+    "RiteFile",
+    "RuleDate",
+    "Samples",
+    "SearchHit",
+    "Seat",
+    "Section",
+    "SectionDef",
+    "SectionFigure",
+    "Sexagenary",
+    "SolarTermDay",
+    "SpringOx",
+    "Step",
+    "SungCharacter",
+    "Temple",
+    "TempleNote",
+    "Timeline",
+    "Timing",
+    "Tuning",
+    "UnknownValueError",
+    "Witness",
+    "WitnessInfo",
+    "accepted_movement_names",
+    "all_observances",
+    "all_places",
+    "all_rites",
+    "all_witnesses",
+    "altar_plan_svg",
+    "assemble_program",
+    "beijing_apparent_time",
+    "booklet_name",
+    "branch_element",
+    "branch_polarity",
+    "cents_table",
+    "character_times",
+    "chinese_year",
+    "chinese_year_of",
+    "clause_coverage",
+    "clauses",
+    "closest_passage",
+    "cross_check_year",
+    "cue_findings",
     "dance_asymmetries",
     "dance_asymmetries_json",
     "dance_audio",
@@ -411,87 +334,115 @@ __all__ += [
     "dance_timing",
     "dance_vocabulary",
     "dance_witnesses",
+    "date_clause",
+    "day_sexagenary",
+    "default_huangzhong_hz",
+    "default_timing",
+    "default_tuning",
+    "describe_day",
+    "diff_rite",
+    "double_hour",
+    "eclipses_in_year",
+    "encode_audio",
+    "encode_samples",
+    "ephemeris_label",
+    "exhibit_names",
+    "expand",
+    "fasting_window",
+    "fill_date_clause",
+    "find_rite",
+    "find_sections",
+    "fingering",
+    "fingering_gloss",
+    "fold",
+    "gekoupu_cites",
+    "get_place",
+    "gongche",
+    "instrument",
+    "instruments",
+    "ke_of_day",
+    "layout_figures",
+    "layout_seats",
+    "load_profile",
+    "load_witness",
+    "local_apparent_time",
+    "local_circumstances",
+    "local_eclipses",
+    "local_mean_time",
+    "lu",
+    "lus",
+    "manifest",
+    "month_sexagenary",
+    "movement",
+    "movement_ids",
+    "movement_info",
+    "music_findings",
+    "nayin",
+    "normalise",
+    "observances_for",
+    "occurrence_record",
+    "offering_table_svg",
+    "parse_chinese_date",
     "parse_dance",
     "parse_dance_description",
-]
-# --- end dance ---
-
-# --- temples ---
-from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples  # noqa: E402
-
-__all__ += ["PlaceTemples", "Temple", "TempleNote", "temple_places", "temples"]
-# --- end temples ---
-
-# --- program ---
-from dianli.program.assemble import assemble as assemble_program  # noqa: E402
-from dianli.program.audio import MovementAudio as ProgramAudio  # noqa: E402
-from dianli.program.audio import movement_audio as program_audio  # noqa: E402
-from dianli.program.audio import render_all as render_all_audio  # noqa: E402
-from dianli.program.config import season_ids as program_seasons  # noqa: E402
-from dianli.program.exhibits import exhibit_names, rite_exhibits  # noqa: E402
-from dianli.program.export import booklet_name  # noqa: E402
-from dianli.program.export import to_json as program_json  # noqa: E402
-from dianli.program.html import render_booklet  # noqa: E402
-from dianli.program.model import Program  # noqa: E402
-
-__all__ += [
-    "Program",
-    "ProgramAudio",
-    "assemble_program",
-    "booklet_name",
-    "exhibit_names",
+    "parse_day",
+    "parse_note",
+    "parse_reign_year",
+    "parse_rite_file",
+    "parse_score_text",
+    "parse_sexagenary",
+    "profile_ids",
     "program_audio",
     "program_json",
     "program_seasons",
+    "provincial_offset_minutes",
+    "provincial_time",
+    "reign_by_name",
+    "reign_year",
+    "reigning_emperor",
     "render_all_audio",
     "render_booklet",
+    "render_movement",
+    "render_movement_samples",
+    "render_suite",
+    "render_suite_samples",
+    "resolve",
+    "resolve_rite",
+    "resolve_section_id",
+    "rite_catalogue",
     "rite_exhibits",
-]
-# --- end program ---
-
-# --- eclipses ---
-from dianli.calendar.eclipses import (  # noqa: E402
-    ECLIPSE_ASSUMPTIONS,
-    Eclipse,
-    EclipseKind,
-    EclipseType,
-    LocalCircumstances,
-    Phase,
-    eclipses_in_year,
-    ephemeris_label,
-    local_circumstances,
-    local_eclipses,
-)
-
-__all__ += [
-    "ECLIPSE_ASSUMPTIONS",
-    "Eclipse",
-    "EclipseKind",
-    "EclipseType",
-    "LocalCircumstances",
-    "Phase",
-    "eclipses_in_year",
-    "ephemeris_label",
-    "local_circumstances",
-    "local_eclipses",
-]
-# --- end eclipses ---
-
-# --- layout ---
-from dianli.layout.altar import altar_plan_svg, offering_table_svg  # noqa: E402
-from dianli.layout.figures import LayoutFigure, layout_figures  # noqa: E402
-from dianli.layout.seating import Seat, seating_svg  # noqa: E402
-from dianli.layout.seating import seats as layout_seats  # noqa: E402
-from dianli.layout.tablets import tablet_plan_svg  # noqa: E402
-
-__all__ += [
-    "LayoutFigure",
-    "Seat",
-    "altar_plan_svg",
-    "layout_figures",
-    "layout_seats",
-    "offering_table_svg",
+    "rite_ids",
+    "rite_plan_lines",
+    "rite_source_label",
+    "rite_step_line",
+    "rite_to_data",
+    "rite_to_html",
+    "rite_venue_line",
+    "search",
     "seating_svg",
+    "section_at",
+    "section_defs",
+    "section_figures",
+    "section_ids",
+    "sections",
+    "solar_term",
+    "solar_terms",
+    "spring_ox",
+    "spring_ox_json",
+    "spring_ox_svg",
+    "spring_ox_text",
+    "stem_element",
+    "stem_polarity",
+    "suite",
+    "suite_timeline",
     "tablet_plan_svg",
+    "temple_places",
+    "temples",
+    "timeline",
+    "to_chinese",
+    "to_gregorian",
+    "to_ical",
+    "wanshou_dates",
+    "witness_ids",
+    "year_sexagenary",
 ]
-# --- end layout ---

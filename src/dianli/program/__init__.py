@@ -1,7 +1,5 @@
 """The ceremony program: one rite at one place in one year, fully resolved, and its HTML booklet.
 
-The program is built on the public facade only; importing :mod:`dianli.api` first lets the facade
-re-export the program's names while the program's modules import the other domains' names from it.
+The program sits above the other domains and imports their modules directly; the facade
+(:mod:`dianli.api`) re-exports the program's names, so the program must not import the facade.
 """
-
-import dianli.api  # noqa: F401  (import order: the facade first)

@@ -12,12 +12,24 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from dianli import api
-from dianli.api import Occurrence, UnknownValueError
+from dianli.calendar.date_clause import fill_date_clause
+from dianli.calendar.observances import RITE_IDS, Occurrence, observances_for
+from dianli.corpus.normalise import fold
+from dianli.errors import UnknownValueError
+from dianli.layout.figures import layout_figures
+from dianli.music.cues import character_times, timeline
+from dianli.music.score import movement, movement_ids, movement_info
+from dianli.places.places import Place
 from dianli.program import model as m
 from dianli.program.config import config, season_ids, season_of_month
 from dianli.program.passages import PassageBook
 from dianli.program.textview import parallels
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.resolve import ResolvedRite, resolve_rite
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.profiles import profile_ids
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 Data = Mapping[str, Any]
 OFFERING_KEYS: tuple[tuple[str, str], ...] = (
@@ -44,10 +56,10 @@ def _cites_of(d: Data) -> list[Mapping[str, Any]]:
 # --- the day -------------------------------------------------------------------------------------
 
 
-def _season_occurrences(rite: str, place: api.Place, year: int) -> tuple[Occurrence, ...]:
-    if rite not in api.RITE_IDS:
+def _season_occurrences(rite: str, place: Place, year: int) -> tuple[Occurrence, ...]:
+    if rite not in RITE_IDS:
         return ()
-    return api.observances_for(place, year, [rite])
+    return observances_for(place, year, [rite])
 
 
 def choose_day(
@@ -130,12 +142,12 @@ def preparations(
 ) -> tuple[m.Preparation, ...]:
     """The rite's preparations, dated by the calendar's related days whose name starts with the
     preparation's kind; related days that match no preparation are added from the calendar."""
-    days = [(api.fold(_related_name(o, main_name)), o) for o in related]
+    days = [(fold(_related_name(o, main_name)), o) for o in related]
     used: set[int] = set()
     out: list[m.Preparation] = []
     for d in rows:
         kind = str(d["kind"])
-        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(api.fold(kind))]
+        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(fold(kind))]
         used.update(i for i, _ in hits)
         out.append(
             m.Preparation(
@@ -213,7 +225,7 @@ def tablets(rows: Iterable[Data], book: PassageBook) -> tuple[m.Tablet, ...]:
     )
 
 
-def figures(resolved: api.ResolvedRite, book: PassageBook) -> tuple[m.Figure, ...]:
+def figures(resolved: ResolvedRite, book: PassageBook) -> tuple[m.Figure, ...]:
     """The layout figures of the rite (plans, seating, tablets, tables) with their passages."""
     return tuple(
         m.Figure(
@@ -224,7 +236,7 @@ def figures(resolved: api.ResolvedRite, book: PassageBook) -> tuple[m.Figure, ..
             cites=tuple(dict.fromkeys(book.cite(c) for c in f.citations)),
             assumptions=f.assumptions,
         )
-        for f in api.layout_figures(resolved)
+        for f in layout_figures(resolved)
     )
 
 
@@ -270,7 +282,7 @@ def prayers(rows: Iterable[Data], occ: Occurrence | None, book: PassageBook) -> 
     out = []
     for d in rows:
         template = str(d["text"])
-        filled = api.fill_date_clause(template, occ.day) if occ is not None and occ.day else None
+        filled = fill_date_clause(template, occ.day) if occ is not None and occ.day else None
         out.append(
             m.Prayer(
                 id=str(d["id"]),
@@ -318,8 +330,8 @@ def steps(rows: Iterable[Data], book: PassageBook) -> tuple[m.Step, ...]:
 
 
 def _sung(movement_id: str) -> tuple[m.SungCharacter, ...]:
-    chars = api.movement(movement_id).characters
-    times = api.character_times(movement_id)
+    chars = movement(movement_id).characters
+    times = character_times(movement_id)
     timed = len(times) == len(chars)
     return tuple(
         m.SungCharacter(
@@ -336,14 +348,14 @@ def _sung(movement_id: str) -> tuple[m.SungCharacter, ...]:
 
 def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.MusicCue, ...]:
     """One cue per movement named by the steps, in order, with the numbers of the steps naming it."""
-    known = set(api.movement_ids())
+    known = set(movement_ids())
     order: dict[str, list[int]] = {}
     for s in program_steps:
         if s.music and s.music in known:
             order.setdefault(s.music, []).append(s.number)
     cues = []
     for mid, numbers in order.items():
-        info = api.movement_info(mid)
+        info = movement_info(mid)
         cues.append(
             m.MusicCue(
                 movement=mid,
@@ -351,7 +363,7 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
                 tune=info.tune,
                 danced=info.danced,
                 same_as=info.same_as,
-                duration_s=round(api.timeline(mid).duration_s, 3),
+                duration_s=round(timeline(mid).duration_s, 3),
                 steps=tuple(numbers),
                 characters=_sung(mid),
                 cites=(book.cite(info.cite),),
@@ -361,17 +373,17 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
 
 
 def spring_ox_pictures(
-    resolved: api.ResolvedRite, place: api.Place, year: int, book: PassageBook
+    resolved: ResolvedRite, place: Place, year: int, book: PassageBook
 ) -> tuple[m.SpringOxPicture, ...]:
     """Both rule sets' pictures when a part of the rite shows the spring ox (``shows: [spring_ox]``)."""
     if not any("spring_ox" in part.shows for part in resolved.rite.parts):
         return ()
     book.cite(config().exhibits.spring_ox.cite)
     out = []
-    for profile in api.profile_ids():
-        ox = api.spring_ox(year, place=place.id, rule=profile)
-        summary = api.spring_ox_text(ox).splitlines()[0]
-        out.append(m.SpringOxPicture(rule=profile, summary=summary, svg=api.spring_ox_svg(ox)))
+    for profile in profile_ids():
+        ox = spring_ox(year, place=place.id, rule=profile)
+        summary = spring_ox_text(ox).splitlines()[0]
+        out.append(m.SpringOxPicture(rule=profile, summary=summary, svg=spring_ox_svg(ox)))
     return tuple(out)
 
 
@@ -383,8 +395,8 @@ def assemble(
 ) -> m.Program:
     """One ceremony fully resolved: ``rite`` (id or name) at ``place`` in ``year`` (``season`` picks
     among a year's observances), in ``witness``'s reading (default: the place's governing witness)."""
-    resolved = api.resolve_rite(rite, place, year, witness)
-    data = api.rite_to_data(resolved)
+    resolved = resolve_rite(rite, place, year, witness)
+    data = rite_to_data(resolved)
     where = resolved.place
     book = PassageBook()
     occurrences = _season_occurrences(resolved.rite.id, where, year)

@@ -14,16 +14,12 @@ from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from dianli.api import (
-    BoundedCache,
-    Timing,
-    Tuning,
-    default_timing,
-    default_tuning,
-    encode_samples,
-    movement_info,
-    render_movement_samples,
-)
+from dianli.music.cues import Timing, default_timing
+from dianli.music.memo import BoundedCache
+from dianli.music.pitch import Tuning, default_tuning
+from dianli.music.render import render_movement_samples
+from dianli.music.score import movement_info
+from dianli.music.synth import encode_samples
 from dianli.program.config import config
 
 Progress = Callable[[int, int], None]

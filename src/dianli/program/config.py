@@ -8,7 +8,8 @@ from importlib import resources
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from dianli.api import Citation, DataError
+from dianli.corpus.cite import Citation
+from dianli.errors import DataError
 
 _FILE = "data/program.yaml"
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dianli import api
-from dianli.api import DataError, Place, ResolvedRite, RiteExhibit
+from dianli.calendar.ganzhi import year_sexagenary
+from dianli.errors import DataError
+from dianli.places.places import Place
 from dianli.program.config import config
+from dianli.rites.render import Exhibit as RiteExhibit
+from dianli.rites.resolve import ResolvedRite
+from dianli.spring_ox.figure import spring_ox
 
 Summary = Callable[[Place, int], tuple[str, tuple[str, ...], str]]
 """(title, lines, pointer) for a place and year."""
@@ -19,9 +23,9 @@ Summary = Callable[[Place, int], tuple[str, tuple[str, ...], str]]
 def spring_ox_summary(place: Place, year: int) -> tuple[str, tuple[str, ...], str]:
     """The year's ox and god by the place's rule (the gazetteer's), compact; where the almanac rule differs."""
     rule = config().exhibits.spring_ox
-    ox = api.spring_ox(year, place=place.id)
+    ox = spring_ox(year, place=place.id)
     r = ox.reading
-    title = f"土牛芒神 {year} {api.year_sexagenary(year).name}年"
+    title = f"土牛芒神 {year} {year_sexagenary(year).name}年"
     lines = [
         f"立春 {r.clock_time:%Y-%m-%d %H:%M} {r.hour.label} ({r.scenario.clock} clock at {place.name}) · "
         f"day {r.day_sexagenary.name} · rule set: {ox.profile.id}"

@@ -12,7 +12,10 @@ from collections.abc import Callable, Mapping
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
-from dianli.api import DanceAudio, DianliError, dance_html, witness_ids
+from dianli.corpus.witnesses import witness_ids
+from dianli.dance.animate import render_html as dance_html
+from dianli.dance.audio import Audio as DanceAudio
+from dianli.errors import DianliError
 from dianli.program.audio import MovementAudio
 from dianli.program.model import Program
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dianli.api import Citation, CitationError, load_witness
+from dianli.corpus.cite import Citation, CitationError
+from dianli.corpus.witnesses import load_witness
 from dianli.program.model import Passage
 
 CONTEXT_CHARS = 40

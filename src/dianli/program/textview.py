@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from dianli.api import DianliError, find_sections, load_witness
+from dianli.corpus.sections import find_sections
+from dianli.corpus.witnesses import load_witness
+from dianli.errors import DianliError
 from dianli.program.model import Parallel, Segment
 
 CLASSICAL = "fujian-tongzhi-14"
