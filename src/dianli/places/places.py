@@ -26,6 +26,9 @@ class PlaceLevel(StrEnum):
     INDEPENDENT_DEPARTMENT = "independent-department"
     COUNTY = "county"
     SUBPREFECTURE = "subprefecture"
+    GARRISON = "garrison"
+    """衛所, a garrison with its own walled town. The witnesses give it rules (耕耤: 專城衛所 亦正印官秉耒),
+    but no place of the data is one, so those rules are kept and never apply."""
 
 
 class Established(BaseModel):
