@@ -70,7 +70,7 @@ def effective_rite(
     if rite.extends is None:
         if not any(a.like for a in rite.altars):
             return rite
-        pool = {a.id: a for a in rite.altars}
+        pool = {a.id: a for a in rite.altars if keep(a)}
         return rite.model_copy(update={"altars": like_altars(rite.altars, pool, f"rite {rite_id!r}")})
     if rite.extends in _seen or rite.extends == rite_id:
         raise DataError(
@@ -90,7 +90,7 @@ def effective_rite(
     inherited = mirror_altars(base.altars, rite.overrides, keep)
     pool = {a.id: a for a in inherited}
     if "altars" in rite.model_fields_set:
-        pool.update({a.id: a for a in rite.altars})
+        pool.update({a.id: a for a in rite.altars if keep(a)})
         own["altars"] = like_altars(rite.altars, pool, f"rite {rite_id!r}")
     else:
         own["altars"] = inherited
@@ -103,7 +103,10 @@ def effective_rite(
 
 
 def like_altars(altars: tuple[Altar, ...], pool: Mapping[str, Altar], where: str) -> tuple[Altar, ...]:
-    """Fill each altar ``like`` another with that altar's offerings and layout it does not set itself."""
+    """Fill each altar ``like`` another with that altar's offerings and layout it does not set itself.
+
+    ``pool`` holds only the altars in force for the reading being resolved, so where witnesses give one
+    altar id two readings, ``like`` follows the reading of the same witness whatever the file's order."""
     out = []
     for altar in altars:
         seen = [altar.id]

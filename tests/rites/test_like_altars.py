@@ -1,0 +1,32 @@
+"""An altar laid out ``like`` another follows the reading of its own witness, whatever the file's order."""
+
+from __future__ import annotations
+
+import pytest
+
+from dianli.api import all_rites, get_place, resolve_rite
+from dianli.rites.resolve import resolve_with
+
+
+@pytest.mark.parametrize(
+    ("place", "witness"), [("福州府", "fujian-tongzhi-14"), ("臺灣府", "taiwan-fuzhi-9")]
+)
+def test_xizhe_repeats_its_own_witness_dongzhe(place: str, witness: str) -> None:
+    resolved = resolve_rite("xianshi", place, 1752, witness)
+    altars = {a.id: a for a in resolved.altars}
+    if altars["xizhe"].like != "dongzhe":
+        pytest.skip(f"{witness} lays out its 西哲 on its own")
+    assert altars["xizhe"].offerings == altars["dongzhe"].offerings
+
+
+@pytest.mark.parametrize("witness", ["fujian-tongzhi-14", "taiwan-fuzhi-9", "tingzhou-fuzhi"])
+def test_order_of_altars_in_the_file_does_not_matter(witness: str) -> None:
+    rites = dict(all_rites())
+    original = rites["xianshi"]
+    backward = {**rites, "xianshi": original.model_copy(update={"altars": tuple(reversed(original.altars))})}
+    place = get_place("福州府")
+    forward_altars = {a.id: a.offerings for a in resolve_with(rites, "xianshi", place, 1752, witness).altars}
+    backward_altars = {
+        a.id: a.offerings for a in resolve_with(backward, "xianshi", place, 1752, witness).altars
+    }
+    assert forward_altars == backward_altars
