@@ -8,14 +8,11 @@ from dianli.api import all_rites, get_place, resolve_rite
 from dianli.rites.resolve import resolve_with
 
 
-@pytest.mark.parametrize(
-    ("place", "witness"), [("福州府", "fujian-tongzhi-14"), ("臺灣府", "taiwan-fuzhi-9")]
-)
-def test_xizhe_repeats_its_own_witness_dongzhe(place: str, witness: str) -> None:
-    resolved = resolve_rite("xianshi", place, 1752, witness)
+def test_xizhe_repeats_its_own_witness_dongzhe() -> None:
+    """004: 「西哲與東哲同」 (001 lays out its 西哲 on its own)."""
+    resolved = resolve_rite("xianshi", "福州府", 1752, "fujian-tongzhi-14")
     altars = {a.id: a for a in resolved.altars}
-    if altars["xizhe"].like != "dongzhe":
-        pytest.skip(f"{witness} lays out its 西哲 on its own")
+    assert altars["xizhe"].like == "dongzhe"
     assert altars["xizhe"].offerings == altars["dongzhe"].offerings
 
 

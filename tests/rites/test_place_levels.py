@@ -1,10 +1,11 @@
-"""A level of place that no place has (衛所) keeps its rules without applying them anywhere."""
+"""Places in time and level: a place has rites from its founding on; a level no place has (衛所) keeps its
+rules without applying them anywhere."""
 
 from __future__ import annotations
 
 import pytest
 
-from dianli.api import all_places, resolve_rite
+from dianli.api import OutOfRangeError, all_places, resolve_rite
 
 
 @pytest.mark.parametrize(
@@ -17,3 +18,15 @@ def test_garrison_step_applies_nowhere(place: str) -> None:
 
 def test_no_place_is_a_garrison() -> None:
     assert all(str(p.level) != "garrison" for p in all_places())
+
+
+@pytest.mark.parametrize(("rite", "place", "year", "ok"), [
+    ("xianshi", "臺灣府", 1683, False), ("xianshi", "臺灣府", 1684, True),
+    ("sheji", "彰化縣", 1722, False), ("sheji", "彰化縣", 1723, True), ("xianshi", "福州府", 1644, True),
+])  # fmt: skip
+def test_a_place_has_rites_only_from_its_founding(rite: str, place: str, year: int, ok: bool) -> None:
+    if ok:
+        assert resolve_rite(rite, place, year).steps
+    else:
+        with pytest.raises(OutOfRangeError, match="or later"):
+            resolve_rite(rite, place, year)

@@ -16,7 +16,7 @@ from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
-from dianli.places.places import Place, get_place
+from dianli.places.places import Place, check_place_year, get_place
 from dianli.rites.expand import Expander, NumberedStep, number
 from dianli.rites.load import all_rites
 from dianli.rites.model import (
@@ -156,6 +156,7 @@ def resolve_rite(rite: str, place: str, year: int, witness: str | None = None) -
     _check(year, witness)
     rite_id = find_rite(rite)
     where = get_place(place)
+    check_place_year(where, year)
     return _resolve(rite_id, where.id, year, witness or where.witness)
 
 
