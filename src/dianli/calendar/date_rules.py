@@ -20,6 +20,7 @@ What each rule does in the edge years:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -105,15 +106,18 @@ def day_before(rite_day: date, days: int = 1) -> date:
 # --- rule kinds (YAML ``rule:`` blocks) ---
 
 
-class _Rule(BaseModel):
+class _Rule(BaseModel, ABC):
+    """A kind of date rule; each kind says how it finds its days in a year."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # True for a rule whose days differ from place to place (what can be seen there): its days are
     # computed with :meth:`dates_at` and never shared between places.
     place_dependent: ClassVar[bool] = False
 
-    def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:
+        """The days of the rule in a Chinese year, the same at every place."""
 
     def dates_at(self, year: int, overrides: Overrides, place: Place) -> tuple[RuleDate, ...]:
         """The days at ``place``; most rules give the same days everywhere."""
