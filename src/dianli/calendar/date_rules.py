@@ -25,17 +25,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
-from importlib import resources
 from typing import Annotated, ClassVar, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from dianli.calendar.eclipses import EclipseKind, ephemeris_label, local_eclipses
 from dianli.calendar.ganzhi import branch_index, day_sexagenary_of_ordinal, stem_index
 from dianli.calendar.lunisolar import ChineseYear, DateSource, LunarMonth, chinese_year, to_chinese
 from dianli.calendar.reigns import REIGNS, Reign, reigning_emperor
 from dianli.calendar.solar_terms import solar_term, term_index
+from dianli.datafile import load_model
 from dianli.errors import DataError
 from dianli.places.places import Place
 
@@ -375,11 +374,7 @@ class WanshouTable(BaseModel):
 def wanshou_table() -> dict[str, WanshouEntry]:
     """Birthday of each emperor (reign id → entry)."""
     name = "data/wanshou.yaml"
-    text = resources.files("dianli.calendar").joinpath(name).read_text(encoding="utf-8")
-    try:
-        table = WanshouTable.model_validate(yaml.safe_load(text))
-    except ValidationError as exc:
-        raise DataError(f"dianli/calendar/{name}: {exc}") from exc
+    table = load_model("calendar", name, WanshouTable)
     entries = {e.reign: e for e in table.emperors}
     missing = {r.id for r in REIGNS} - set(entries)
     if missing:

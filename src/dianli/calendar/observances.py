@@ -12,14 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
-from importlib import resources
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from dianli.calendar.date_rules import DateRule, Open, Overrides, RuleDate
 from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
 from dianli.corpus.cite import Citation
+from dianli.datafile import load_model
 from dianli.errors import DataError, UnknownValueError
 from dianli.places.places import Place, PlaceLevel, check_place_year
 
@@ -125,11 +124,7 @@ class _ObservancesFile(_Model):
 @cache
 def all_observances() -> tuple[Observance, ...]:
     """Every observance of ``data/observances.yaml``, validated."""
-    text = resources.files("dianli.calendar").joinpath(_DATA).read_text(encoding="utf-8")
-    try:
-        data = _ObservancesFile.model_validate(yaml.safe_load(text))
-    except ValidationError as exc:
-        raise DataError(f"dianli/calendar/{_DATA}: {exc}") from exc
+    data = load_model("calendar", _DATA, _ObservancesFile)
     ids = [o.id for o in data.observances]
     if len(set(ids)) != len(ids):
         raise DataError(f"dianli/calendar/{_DATA}: duplicate observance ids")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from dianli.corpus.cite import Citation
-from dianli.errors import DataError
+from dianli.datafile import load_model
 
 _FILE = "data/layout.yaml"
 MarkKind = Literal["tablet", "food", "victim", "silk", "cup", "burner", "person", "feature"]
@@ -75,11 +73,7 @@ class LayoutConfig(_Model):
 @functools.cache
 def config() -> LayoutConfig:
     """The validated ``layout.yaml``; a broken file is a DataError naming the file and the field."""
-    text = resources.files("dianli.layout").joinpath(_FILE).read_text(encoding="utf-8")
-    try:
-        return LayoutConfig.model_validate(yaml.safe_load(text))
-    except ValidationError as exc:
-        raise DataError(f"dianli/layout/{_FILE}: {exc}") from exc
+    return load_model("layout", _FILE, LayoutConfig)
 
 
 def mark_kind(word: str) -> MarkKind:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from functools import cache
-from importlib import resources
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from dianli.datafile import load_model
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 
 _DATA = "data/places.yaml"
@@ -90,11 +89,7 @@ def _fold(name: str) -> str:
 @cache
 def all_places() -> tuple[Place, ...]:
     """Every place, in data order."""
-    text = resources.files("dianli.places").joinpath(_DATA).read_text(encoding="utf-8")
-    try:
-        data = _PlacesFile.model_validate(yaml.safe_load(text))
-    except ValidationError as exc:
-        raise DataError(f"dianli/places/{_DATA}: {exc}") from exc
+    data = load_model("places", _DATA, _PlacesFile)
     ids = [p.id for p in data.places]
     if len(set(ids)) != len(ids):
         raise DataError(f"dianli/places/{_DATA}: duplicate place ids")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
-import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from dianli.corpus.cite import Citation
+from dianli.datafile import load_model
 from dianli.errors import DataError
 
 _FILE = "data/program.yaml"
@@ -50,11 +49,7 @@ class ProgramConfig(_Model):
 @functools.cache
 def config() -> ProgramConfig:
     """The validated ``program.yaml``; a broken file is a DataError naming file and field."""
-    text = resources.files("dianli.program").joinpath(_FILE).read_text(encoding="utf-8")
-    try:
-        return ProgramConfig.model_validate(yaml.safe_load(text))
-    except ValidationError as exc:
-        raise DataError(f"dianli/program/{_FILE}: {exc}") from exc
+    return load_model("program", _FILE, ProgramConfig)
 
 
 def season_ids() -> tuple[str, ...]:
