@@ -13,7 +13,6 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
-from importlib import resources
 
 from dianli.corpus import cite, normalise, search, sections, witnesses
 from dianli.corpus import clauses as clauses_module
@@ -56,8 +55,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median is reported)")
     args = parser.parse_args()
-    data = resources.files("dianli.corpus") / "data"
-    files = [p for p in data.iterdir() if p.name.endswith(".txt")]
+    files = [info.folder / f.file for info in witnesses.manifest() for f in info.files]
 
     def naive_load() -> list[str]:
         return [p.read_text(encoding="utf-8") for p in files]

@@ -14,7 +14,6 @@ from dianli.api import (
     section_ids,
     sections,
 )
-from dianli.errors import DataError
 
 RITE_HEADINGS = [
     "qinghe", "jiezhao", "wanshouting", "yingchun", "gengji", "jiuhu", "xiangyinjiu", "xiangyue", "sheji",
@@ -156,14 +155,15 @@ def test_ambiguous_title_lists_the_ids() -> None:
     assert "sheji.chenshe" in str(info.value) and "shanchuan.chenshe" in str(info.value)
 
 
-def test_unknown_anchor_section_is_a_data_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dianli.corpus import sections as sections_module
-    from dianli.corpus import witnesses
-
-    info = witnesses.load_witness("tingzhou-fuzhi").info
-    broken = witnesses.WitnessInfo(**{**info.__dict__, "anchors": (("no.such.section", "乐器"),)})
-    fake = witnesses.Witness(broken, witnesses.load_witness("tingzhou-fuzhi").fragments,
-                             witnesses.load_witness("tingzhou-fuzhi").norm)  # fmt: skip
-    monkeypatch.setattr(sections_module, "load_witness", lambda _wid: fake)
-    with pytest.raises(DataError, match=r"no\.such\.section"):
-        sections_module.sections.__wrapped__("tingzhou-fuzhi")
+@pytest.mark.parametrize(
+    ("section", "gloss"),
+    [
+        ("shanchuan", "altar of mountains and rivers (wind, clouds, thunder, rain; city god)"),
+        ("yue.gekoupu", "singing, and the scale of the voice"),
+        ("wupu.wangyi", "watching the burial (music, no dance)"),
+        ("litan", "altar of the unworshipped dead"),
+    ],
+)
+def test_glosses_are_whole(section: str, gloss: str) -> None:
+    """sections.yaml is read strictly: a gloss with a comma is one value, not a gloss and stray keys."""
+    assert section_defs()[section].gloss == gloss

@@ -115,7 +115,7 @@ def dance(
     mov = dance_movement(movement)
     if html:
         sound = dance_audio(mov.id) if audio else None
-        page = dance_html(mov.id, witness or "fujian-tongzhi-14", audio=sound)
+        page = dance_html(mov.id, witness, audio=sound)
         with open(html, "w", encoding="utf-8") as handle:
             handle.write(page)
         console.print(f"wrote {html} ({len(page) // 1024} KiB): {mov.names[0]} · {mov.names[1]}")

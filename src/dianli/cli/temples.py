@@ -32,7 +32,8 @@ def render_text(entries: tuple[PlaceTemples, ...]) -> str:
     """The list as plain text: the place heading, then each temple with its clauses."""
     lines: list[str] = []
     for entry in entries:
-        lines.append(f"{entry.title} ({entry.place}) — {len(entry.temples)} entries, taiwan-fuzhi-9 祠祀")
+        source = f", {entry.cite.witness} 祠祀" if entry.cite is not None else ""
+        lines.append(f"{entry.title} ({entry.place}) — {len(entry.temples)} entries{source}")
         for temple in entry.temples:
             lines.extend(_temple_lines(temple))
         lines.append("")
@@ -62,7 +63,7 @@ def register(app: typer.Typer) -> None:
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="text or json."),  # noqa: B008
         out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
     ) -> None:
-        """The 祠祀 of 臺灣府 and its 縣/廳 (taiwan-fuzhi-9): name, location, founder, year, notes."""
+        """The 祠祀 of 臺灣府 and its 縣/廳 as their witness lists them: name, location, founder, year, notes."""
         entries = temples(place)
         text = render_json(entries) if fmt is Format.json else render_text(entries)
         write_text_output(text, out)

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dianli.api import (
+    WitnessInfo,
     find_sections,
     load_witness,
     manifest,
@@ -21,7 +22,7 @@ from dianli.api import (
 from dianli.cli.common import console, run_guarded
 
 texts_app = typer.Typer(
-    help="Read and search the witnesses (the five source texts).",
+    help="Read and search the witnesses (the source texts).",
     no_args_is_help=True,
 )
 
@@ -32,14 +33,32 @@ HIT_STYLE = "bold black on yellow"
 @texts_app.command("list")
 @run_guarded
 def list_witnesses() -> None:
-    """List the witnesses with their ids, scripts and sections."""
+    """List the witnesses: id, title, year, script, authority, the places each governs, its sections."""
     table = Table(title="Witnesses", show_lines=False)
-    for column in ("id", "title", "script", "language", "authority", "sections"):
+    for column in ("id", "title", "compiled", "script", "language", "authority", "governs", "sections"):
         table.add_column(column)
     for info in manifest():
         count = len({s.id for s in sections(info.id)})
-        table.add_row(info.id, info.title, info.script, info.language, info.authority, str(count))
+        table.add_row(
+            info.id,
+            info.title,
+            str(info.compiled_year),
+            info.script,
+            info.language,
+            info.authority,
+            _governs(info),
+            str(count),
+        )
     console.print(table)
+
+
+def _governs(info: WitnessInfo) -> str:
+    """The places a witness governs with their years (``taiwan-fu 1747–``), or what it translates."""
+    if not info.governs:
+        return f"— (translates {info.translation_of})" if info.translation_of else "—"
+    return ", ".join(
+        f"{g.place} {g.from_year}–{g.until_year if g.until_year is not None else ''}" for g in info.governs
+    )
 
 
 SMALL_PRINT_MARKS = ("⟨", "⟩")

@@ -20,11 +20,14 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from importlib import resources
 
-import yaml
+from pydantic import BaseModel, ConfigDict, Field
 
+from dianli.corpus.sources import WitnessCite
+from dianli.datafile import load_model
 from dianli.errors import DataError
+
+VARIANTS_FILE = "data/variants.yaml"
 
 # Layout in the raw text: tags, entity remnants, line breaks and spaces. Paragraph breaks are kept apart
 # (as offsets) because clause segmentation ends a clause there.
@@ -88,17 +91,42 @@ class Normalised:
         return best
 
 
+class _Variant(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    fold_to: str = Field(min_length=1, max_length=1)
+    forms: tuple[str, ...] = Field(min_length=1)
+    note: str = ""
+    cite: tuple[WitnessCite, ...] = Field(min_length=1)
+
+
+class _VariantsFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    variants: tuple[_Variant, ...]
+
+
+@functools.lru_cache(maxsize=1)
+def _variants() -> tuple[_Variant, ...]:
+    return load_model("corpus", VARIANTS_FILE, _VariantsFile).variants
+
+
+def variant_cites() -> tuple[WitnessCite, ...]:
+    """The quotations the variant table cites (their witness ids are checked with the manifests)."""
+    return tuple(c for v in _variants() for c in v.cite)
+
+
 @functools.lru_cache(maxsize=1)
 def _variant_table() -> dict[str, str]:
-    path = resources.files("dianli.corpus") / "data" / "variants.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     table: dict[str, str] = {}
-    for entry in data["variants"]:
-        target = entry["fold_to"]
-        for form in entry["forms"]:
-            if len(form) != 1 or len(target) != 1:
-                raise DataError(f"variants.yaml: variant {form!r} → {target!r} must map one character to one")
-            table[form] = target
+    for index, entry in enumerate(_variants()):
+        for form in entry.forms:
+            if len(form) != 1:
+                raise DataError(
+                    f"dianli/corpus/{VARIANTS_FILE}: variants.{index}.forms: {form!r} is not one character; "
+                    f"accepted: single characters (a variant maps one character to one)"
+                )
+            table[form] = entry.fold_to
     return table
 
 

@@ -1,8 +1,8 @@
 """Sections: the shared section tree and where each section stands in each witness.
 
-The tree (ids, titles, parents) is ``data/sections.yaml``; where each heading stands in a witness is that
-witness's ``anchors`` list in ``data/manifest.yaml``: section ids with the heading text as the witness
-writes it, found in order on the folding key (so an unpunctuated or inline heading is found the same way
+The tree (ids, titles, parents) is ``data/sections.yaml`` (:mod:`dianli.corpus.tree`); where each
+heading stands in a witness is the ``anchors`` list of its ``witness.yaml``: section ids with the heading
+text as the witness writes it, found in order on the folding key (so an unpunctuated or inline heading is found the same way
 as one on its own line). The anchor ``"="`` puts a section at the same place as the one before it (a
 rite whose first sub-section heading is its only heading); ``"heading|context"`` anchors on a heading
 that the context must follow; ``"…heading"`` marks a section whose start is lost. A fragment that starts
@@ -14,31 +14,16 @@ from __future__ import annotations
 import bisect
 import functools
 from dataclasses import dataclass
-from importlib import resources
-
-import yaml
 
 from dianli.corpus.normalise import fold
+from dianli.corpus.tree import SectionDef as SectionDef  # the tree, re-exported where it was defined
+from dianli.corpus.tree import section_defs as section_defs
 from dianli.corpus.witnesses import Witness, load_witness, witness_ids
 from dianli.errors import DataError, UnknownValueError
 
 SAME_PLACE = "="
 MID_START = "…"
 CONTEXT_MARK = "|"
-
-
-@dataclass(frozen=True)
-class SectionDef:
-    """A node of the shared section tree."""
-
-    id: str
-    title: str
-    gloss: str
-    parent: str | None
-
-    @property
-    def depth(self) -> int:
-        return self.id.count(".")
 
 
 @dataclass(frozen=True)
@@ -58,21 +43,6 @@ class Section:
     @property
     def depth(self) -> int:
         return self.id.count(".")
-
-
-@functools.lru_cache(maxsize=1)
-def section_defs() -> dict[str, SectionDef]:
-    """The shared tree, by id, in document order."""
-    path = resources.files("dianli.corpus") / "data" / "sections.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    defs: dict[str, SectionDef] = {}
-    for entry in data["sections"]:
-        sid = entry["id"]
-        parent = entry.get("parent")
-        if parent is not None and parent not in defs:
-            raise DataError(f"sections.yaml: section {sid!r} names parent {parent!r}, not defined before it")
-        defs[sid] = SectionDef(sid, entry["title"], entry.get("gloss", ""), parent)
-    return defs
 
 
 def ancestors(section_id: str) -> list[str]:
@@ -125,7 +95,6 @@ def _names_by_key() -> dict[str, set[str]]:
 def sections(witness_id: str) -> tuple[Section, ...]:
     """Every section occurrence of a witness, in document order (parents before their children)."""
     wit = load_witness(witness_id)
-    defs = section_defs()
     norm = wit.norm
     # Events: (reading-text offset, section id, mid_start, heading text). Fragment starts come first.
     events: list[tuple[int, str, bool, str]] = []
@@ -138,8 +107,6 @@ def sections(witness_id: str) -> tuple[Section, ...]:
     key_pos = 0
     previous = 0
     for section_id, anchor in wit.info.anchors:
-        if section_id not in defs:
-            raise DataError(f"manifest.yaml: witness {witness_id!r} anchors unknown section {section_id!r}")
         mid = anchor.startswith(MID_START)
         heading, _, context = anchor.removeprefix(MID_START).partition(CONTEXT_MARK)
         if heading == SAME_PLACE:
@@ -149,8 +116,9 @@ def sections(witness_id: str) -> tuple[Section, ...]:
             found = norm.key.find(needle + fold(context), key_pos)
             if not needle or found < 0:
                 raise DataError(
-                    f"manifest.yaml: witness {witness_id!r}: heading {anchor!r} of section {section_id!r} "
-                    f"not found after key offset {key_pos}"
+                    f"{wit.info.manifest_path}: anchors: heading {anchor!r} of section {section_id!r} is not "
+                    f"in the text after the previous anchor (key offset {key_pos}); accepted: the heading as "
+                    f"the witness writes it, in document order"
                 )
             length = len(needle)
             key_pos = found + length

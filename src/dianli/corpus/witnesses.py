@@ -1,24 +1,145 @@
-"""The witnesses: the five texts carried as package data, described by ``data/manifest.yaml``.
+"""The witnesses: each a folder with its manifest (``witness.yaml``), its text and its readings.
 
-A witness is one text of the ritual code; it may come in several fragments (福建通志 卷十四 survives here
-as 003 and 004). Its raw text is its fragments joined by :data:`FRAGMENT_SEPARATOR`; every offset the
+A witness is one text of the ritual code. Its folder, named by its id, holds:
+
+- ``witness.yaml``: the manifest (:class:`WitnessManifest`): title, edition, when it was compiled, script,
+  authority, which witness it translates, whose reading fills what it does not state (``base``), the
+  places it was written for (``governs``), its fragment files and where each section begins (``anchors``);
+- its fragment files, the text as transcribed, never changed;
+- ``readings/*.yaml`` (optional): its reading of rites, loaded by :mod:`dianli.rites`.
+
+Witness folders are found in the package folder ``witnesses/`` and in every folder the environment
+variable ``DIANLI_WITNESSES`` names (``os.pathsep``-separated), so a gazetteer is added without touching
+the package. Package witnesses come first, ordered by compiled year and id; then each extra root's, in
+the order the variable names them, ordered the same way. The variable is read when the corpus first loads.
+
+Every manifest is validated and cross-checked when the corpus loads (:func:`manifest`): a broken one is a
+:class:`DataError` that starts with the manifest's path and names the element, the bad value and what is
+accepted. A witness's raw text is its fragments joined by :data:`FRAGMENT_SEPARATOR`; every offset the
 corpus reports is an offset into that raw text.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Literal
 
-import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
-from dianli.corpus.normalise import Normalised, normalise
+from dianli.corpus.normalise import VARIANTS_FILE, Normalised, normalise, variant_cites
+from dianli.corpus.sources import Source, WitnessCite
+from dianli.corpus.tree import SECTIONS_FILE, section_defs
+from dianli.datafile import load_model_path
 from dianli.errors import DataError, UnknownValueError
 
 FRAGMENT_SEPARATOR = "\n\n⁂\n\n"
 """Joins fragments in a witness's raw text; ⁂ marks the gap (it takes no part in the folding key)."""
+
+ENV_VAR = "DIANLI_WITNESSES"
+"""Extra folders of witness folders, separated by :data:`os.pathsep`."""
+MANIFEST_FILE = "witness.yaml"
+READINGS_DIR = "readings"
+PACKAGE_DIR = "witnesses"
+
+Script = Literal["traditional", "simplified"]
+Language = Literal["classical", "modern"]
+Authority = Literal["primary", "gloss", "test-fixture"]
+Year = Annotated[StrictInt, Field(ge=1000, le=2100)]
+"""A Gregorian year."""
+_PLACE_ID = r"^[a-z0-9][a-z0-9-]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Compiled(Source):
+    """When the witness was compiled (the Gregorian year its edition was printed), with its source."""
+
+    year: Year
+
+
+class GovernsEntry(Source):
+    """A place the witness was written for, as the manifest gives it (``from_year`` may be left out)."""
+
+    place: str = Field(pattern=_PLACE_ID)
+    from_year: Year | None = None
+    until_year: Year | None = None
+
+
+class FragmentFile(_Strict):
+    """One file of the witness's text: its name in the folder, a note, and the section it starts inside."""
+
+    file: str = Field(min_length=1)
+    note: str = ""
+    starts_in: str | None = None
+
+
+class WitnessManifest(_Strict):
+    """The schema of ``witness.yaml``."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    title: str = Field(min_length=1)
+    short_title: str = Field(min_length=1)
+    edition: str
+    compiled: Compiled
+    script: Script
+    language: Language
+    punctuated: StrictBool
+    authority: Authority
+    translation_of: str | None = None
+    base: str | None = None
+    governs: tuple[GovernsEntry, ...]
+    fragments: tuple[FragmentFile, ...] = Field(min_length=1)
+    anchors: tuple[tuple[str, str], ...] = ()
+
+
+class Governed(_Strict):
+    """A place the witness governs from ``from_year`` (inclusive) until ``until_year`` (inclusive, or open).
+
+    ``place`` is a place id of :mod:`dianli.places`, which checks it; the corpus keeps it as a string.
+    """
+
+    place: str
+    from_year: int
+    until_year: int | None
+    source: str
+    """Why: the quotation (``witness (section): 「quote」``) or ``assumption: …``."""
+    cite: WitnessCite | None
+    """The quotation, where the entry cites one (resolve it with :class:`dianli.corpus.cite.Citation`)."""
+
+
+class WitnessInfo(_Strict):
+    """A witness as the corpus knows it: its manifest, resolved (defaults filled) and checked."""
+
+    id: str
+    title: str
+    short_title: str
+    edition: str
+    compiled_year: int
+    compiled_source: str
+    """Why that year: the quotation (``witness (section): 「quote」``) or ``assumption: …``."""
+    compiled_cite: WitnessCite | None
+    script: Script
+    language: Language
+    punctuated: bool
+    authority: Authority
+    translation_of: str | None
+    base: str | None
+    """Whose reading fills what this witness does not state (``translation_of`` unless given)."""
+    governs: tuple[Governed, ...]
+    files: tuple[FragmentFile, ...]
+    anchors: tuple[tuple[str, str], ...]
+    folder: Path
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.folder / MANIFEST_FILE
 
 
 @dataclass(frozen=True)
@@ -31,24 +152,6 @@ class Fragment:
     note: str
     starts_in: str | None
     """The section the fragment starts inside (it begins mid-section), or None."""
-
-
-@dataclass(frozen=True)
-class WitnessInfo:
-    """The manifest entry of a witness."""
-
-    id: str
-    title: str
-    short_title: str
-    edition: str
-    script: str
-    language: str
-    punctuated: bool
-    authority: str
-    translation_of: str | None
-    governs: str
-    files: tuple[tuple[str, str, str | None], ...]
-    anchors: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -75,74 +178,242 @@ class Witness:
         return self.fragments[-1]
 
 
-def _data_text(name: str) -> str:
-    return (resources.files("dianli.corpus") / "data" / name).read_text(encoding="utf-8")
+def package_root() -> Path:
+    """The package's own folder of witness folders."""
+    return Path(str(resources.files("dianli.corpus").joinpath(PACKAGE_DIR)))
 
 
-def _require(entry: dict[str, Any], field: str, where: str) -> Any:
-    if field not in entry:
-        raise DataError(f"manifest.yaml: {where} lacks the field {field!r}")
-    return entry[field]
+def witness_roots() -> tuple[Path, ...]:
+    """The folders searched for witness folders: the package's, then those ``DIANLI_WITNESSES`` names."""
+    roots: dict[Path, None] = {package_root().resolve(): None}
+    for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
+        if not entry.strip():
+            continue
+        path = Path(entry).expanduser()
+        if not path.is_dir():
+            raise DataError(
+                f"{ENV_VAR}: {entry!r} is not a folder; it names folders that hold witness folders "
+                f"(each with a {MANIFEST_FILE}), separated by {os.pathsep!r}"
+            )
+        roots.setdefault(path.resolve(), None)
+    return tuple(roots)
+
+
+def _witness_folders(root: Path) -> list[Path]:
+    """The witness folders of a root (folders starting with . or _ are not witnesses)."""
+    folders = []
+    for child in sorted(root.iterdir()):
+        if not child.is_dir() or child.name.startswith((".", "_")):
+            continue
+        if not (child / MANIFEST_FILE).is_file():
+            raise DataError(
+                f"{child}: a witness folder without {MANIFEST_FILE}; a folder of {root} is a witness: "
+                f"its manifest {MANIFEST_FILE}, its text files and optionally {READINGS_DIR}/"
+            )
+        folders.append(child)
+    return folders
 
 
 @functools.lru_cache(maxsize=1)
 def manifest() -> tuple[WitnessInfo, ...]:
-    """The manifest entries, in the manifest's order."""
-    data = yaml.safe_load(_data_text("manifest.yaml"))
-    infos: list[WitnessInfo] = []
-    for entry in data["witnesses"]:
-        wid = _require(entry, "id", "a witness")
-        where = f"witness {wid!r}"
-        files = tuple(
-            (_require(f, "file", where), str(f.get("note", "")), f.get("starts_in"))
-            for f in _require(entry, "fragments", where)
-        )
-        anchors = tuple((str(a[0]), str(a[1])) for a in entry.get("anchors", []))
-        infos.append(
-            WitnessInfo(
-                id=wid,
-                title=_require(entry, "title", where),
-                short_title=_require(entry, "short_title", where),
-                edition=str(entry.get("edition", "")),
-                script=_require(entry, "script", where),
-                language=_require(entry, "language", where),
-                punctuated=bool(_require(entry, "punctuated", where)),
-                authority=_require(entry, "authority", where),
-                translation_of=entry.get("translation_of"),
-                governs=str(entry.get("governs", "")),
-                files=files,
-                anchors=anchors,
+    """Every witness of every root, validated and cross-checked, in order (see the module docstring)."""
+    found: list[tuple[Path, WitnessManifest]] = []
+    for root in witness_roots():
+        in_root = [
+            (folder / MANIFEST_FILE, load_model_path(folder / MANIFEST_FILE, WitnessManifest))
+            for folder in _witness_folders(root)
+        ]
+        in_root.sort(key=lambda pair: (pair[1].compiled.year, pair[1].id))
+        found.extend(in_root)
+    _check(found)
+    return tuple(_info(path, entry) for path, entry in found)
+
+
+def _effective_base(entry: WitnessManifest) -> str | None:
+    return entry.base if entry.base is not None else entry.translation_of
+
+
+def _translation_of(entry: WitnessManifest) -> str | None:
+    return entry.translation_of
+
+
+def _check(found: list[tuple[Path, WitnessManifest]]) -> None:
+    """Every cross reference of the manifests: ids, files, sections, witnesses; raise the first problem."""
+    paths: dict[str, Path] = {}
+    for path, entry in found:
+        if entry.id in paths:
+            raise DataError(
+                f"{path}: id: witness {entry.id!r} is defined twice, in {paths[entry.id].parent} and in "
+                f"{path.parent}; a witness id must be unique across the package and {ENV_VAR}"
             )
+        paths[entry.id] = path
+    ids = list(paths)
+    for path, entry in found:
+        _check_entry(path, entry, ids)
+    for index, cite in enumerate(variant_cites()):
+        _check_cite(f"dianli/corpus/{VARIANTS_FILE}", f"variants cite {index}", cite, ids)
+    for field, relation in (("base", _effective_base), ("translation_of", _translation_of)):
+        _check_acyclic(found, field, relation)
+
+
+def _check_entry(path: Path, entry: WitnessManifest, ids: list[str]) -> None:
+    folder = path.parent
+    if entry.id != folder.name:
+        raise DataError(
+            f"{path}: id: {entry.id!r} differs from the folder name; accepted: {folder.name!r} "
+            f"(a witness folder is named by its id)"
         )
-    return tuple(infos)
+    texts = sorted(p.name for p in folder.iterdir() if p.is_file() and p.name != MANIFEST_FILE)
+    for index, fragment in enumerate(entry.fragments):
+        if fragment.file not in texts:
+            raise DataError(
+                f"{path}: fragments.{index}.file: {fragment.file!r} is not a file of {folder}; "
+                f"accepted: {', '.join(texts) or '(the folder holds no text file)'}"
+            )
+        if fragment.starts_in is not None:
+            _check_section(str(path), f"fragments.{index}.starts_in", fragment.starts_in)
+    for index, (section_id, _heading) in enumerate(entry.anchors):
+        _check_section(str(path), f"anchors.{index}", section_id)
+    for field, value in (("translation_of", entry.translation_of), ("base", entry.base)):
+        if value is not None and value not in ids:
+            raise DataError(f"{path}: {field}: unknown witness {value!r}; accepted: {', '.join(ids)}")
+    if entry.compiled.cite is not None:
+        _check_cite(str(path), "compiled.cite", entry.compiled.cite, ids)
+    for index, governed in enumerate(entry.governs):
+        if governed.cite is not None:
+            _check_cite(str(path), f"governs.{index}.cite", governed.cite, ids)
+        start = governed.from_year if governed.from_year is not None else entry.compiled.year
+        if governed.until_year is not None and governed.until_year < start:
+            raise DataError(
+                f"{path}: governs.{index}.until_year: {governed.until_year} is before the year it governs "
+                f"from, {start}; accepted: a year from {start} on"
+            )
+
+
+def _check_section(where: str, element: str, section_id: str) -> None:
+    defs = section_defs()
+    if section_id not in defs:
+        raise DataError(
+            f"{where}: {element}: unknown section {section_id!r}; accepted: the ids of "
+            f"dianli/corpus/{SECTIONS_FILE}: {', '.join(defs)}"
+        )
+
+
+def _check_cite(where: str, element: str, cite: WitnessCite, ids: list[str]) -> None:
+    if cite.witness not in ids:
+        raise DataError(
+            f"{where}: {element}.witness: unknown witness {cite.witness!r}; accepted: {', '.join(ids)}"
+        )
+    if cite.section is not None:
+        _check_section(where, f"{element}.section", cite.section)
+
+
+def _check_acyclic(
+    found: list[tuple[Path, WitnessManifest]],
+    field: str,
+    relation: Callable[[WitnessManifest], str | None],
+) -> None:
+    """No witness reaches itself by following ``relation`` (its base, or what it translates)."""
+    entries = {entry.id: entry for _, entry in found}
+    for path, entry in found:
+        chain = [entry.id]
+        step = relation(entry)
+        while step is not None:
+            if step in chain:
+                cycle = " → ".join([*chain[chain.index(step) :], step])
+                raise DataError(
+                    f"{path}: {field}: {relation(entry)!r} leads back to {step!r} ({cycle}); "
+                    f"accepted: a witness whose {field} chain ends"
+                )
+            chain.append(step)
+            step = relation(entries[step])
+
+
+def _info(path: Path, entry: WitnessManifest) -> WitnessInfo:
+    compiled = entry.compiled
+    return WitnessInfo(
+        id=entry.id,
+        title=entry.title,
+        short_title=entry.short_title,
+        edition=entry.edition,
+        compiled_year=compiled.year,
+        compiled_source=compiled.text,
+        compiled_cite=compiled.cite,
+        script=entry.script,
+        language=entry.language,
+        punctuated=entry.punctuated,
+        authority=entry.authority,
+        translation_of=entry.translation_of,
+        base=_effective_base(entry),
+        governs=tuple(
+            Governed(
+                place=g.place,
+                from_year=g.from_year if g.from_year is not None else compiled.year,
+                until_year=g.until_year,
+                source=g.text,
+                cite=g.cite,
+            )
+            for g in entry.governs
+        ),
+        files=entry.fragments,
+        anchors=entry.anchors,
+        folder=path.parent,
+    )
 
 
 def witness_ids() -> tuple[str, ...]:
-    """The stable ids of all witnesses."""
+    """The stable ids of all witnesses, in order."""
     return tuple(info.id for info in manifest())
+
+
+def witness_info(witness_id: str) -> WitnessInfo:
+    """The manifest of one witness; an unknown id lists the known ones."""
+    for info in manifest():
+        if info.id == witness_id:
+            return info
+    raise UnknownValueError("witness", witness_id, witness_ids())
 
 
 @functools.cache
 def load_witness(witness_id: str) -> Witness:
     """Load and normalise one witness by id (cached: the texts never change at run time)."""
-    infos = {info.id: info for info in manifest()}
-    if witness_id not in infos:
-        raise UnknownValueError("witness", witness_id, infos)
-    info = infos[witness_id]
+    info = witness_info(witness_id)
     parts: list[str] = []
     fragments: list[Fragment] = []
     offset = 0
-    for index, (file, note, starts_in) in enumerate(info.files):
+    for index, file in enumerate(info.files):
         if index:
             parts.append(FRAGMENT_SEPARATOR)
             offset += len(FRAGMENT_SEPARATOR)
-        text = _data_text(file)
+        text = _read_text(info.folder / file.file)
         parts.append(text)
-        fragments.append(Fragment(file, offset, offset + len(text), note, starts_in))
+        fragments.append(Fragment(file.file, offset, offset + len(text), file.note, file.starts_in))
         offset += len(text)
     return Witness(info=info, fragments=tuple(fragments), norm=normalise("".join(parts)))
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(
+            f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); accepted: UTF-8"
+        ) from exc
 
 
 def all_witnesses() -> tuple[Witness, ...]:
     """Every witness, loaded."""
     return tuple(load_witness(wid) for wid in witness_ids())
+
+
+def reading_files(witness_id: str) -> tuple[Path, ...]:
+    """The witness's reading files (``readings/*.yaml`` of its folder), sorted by name; () if none."""
+    folder = witness_info(witness_id).folder / READINGS_DIR
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p for p in folder.glob("*.yaml") if p.is_file()))
+
+
+def translation_pairs() -> tuple[tuple[str, str], ...]:
+    """``(original, translation)`` for every witness that translates another, in witness order."""
+    return tuple((info.translation_of, info.id) for info in manifest() if info.translation_of is not None)

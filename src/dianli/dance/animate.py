@@ -19,13 +19,18 @@ from dianli.dance.audio import Audio
 from dianli.dance.formation import formation
 from dianli.dance.gloss import glosses
 from dianli.dance.mirror import asymmetries
-from dianli.dance.notation import CharacterNotation, RankClause, dance_witnesses, movement, parse_movement
+from dianli.dance.notation import (
+    CharacterNotation,
+    RankClause,
+    dance_witnesses,
+    default_dance_witness,
+    movement,
+    parse_movement,
+)
 from dianli.dance.pose import FilePose, character_poses, figure, rest_state
 from dianli.dance.timing import Timing, character_timing
 from dianli.dance.vocabulary import vocabulary
 from dianli.errors import UnknownValueError
-
-DEFAULT_WITNESS = "fujian-tongzhi-14"
 
 
 def _template(name: str) -> str:
@@ -71,9 +76,10 @@ def _poses_json(poses: dict[tuple[str, int], FilePose], files: int) -> tuple[dic
 
 
 def animation_data(
-    movement_name: str, witness: str = DEFAULT_WITNESS, timing: Timing | None = None
+    movement_name: str, witness: str | None = None, timing: Timing | None = None
 ) -> dict[str, Any]:
-    """Everything the page draws, as plain data."""
+    """Everything the page draws, as plain data (``witness`` defaults to :func:`default_dance_witness`)."""
+    witness = witness if witness is not None else default_dance_witness()
     if witness not in dance_witnesses():
         raise UnknownValueError("dance witness", witness, dance_witnesses())
     mov = movement(movement_name)
@@ -151,11 +157,11 @@ def _about(data: dict[str, Any]) -> str:
 
 def render_html(
     movement_name: str,
-    witness: str = DEFAULT_WITNESS,
+    witness: str | None = None,
     timing: Timing | None = None,
     audio: Audio | None = None,
 ) -> str:
-    """The self-contained HTML page of a movement's dance."""
+    """The self-contained HTML page of a movement's dance (``witness`` defaults as in :func:`animation_data`)."""
     data = animation_data(movement_name, witness, timing)
     title = f"佾舞 {data['movement']['title']}"
     subtitle = (

@@ -135,6 +135,17 @@ def dance_witnesses() -> tuple[str, ...]:
     return tuple(str(w) for w in _movement_data()["witnesses"])
 
 
+def default_dance_witness() -> str:
+    """The witness an animation shows when none is asked for (``default_witness`` of movements.yaml)."""
+    witness = str(_movement_data().get("default_witness", ""))
+    if witness not in dance_witnesses():
+        raise DataError(
+            f"dance/data/movements.yaml: default_witness: {witness!r} is not a dance witness; "
+            f"accepted: {', '.join(dance_witnesses())}"
+        )
+    return witness
+
+
 def movement(name: str) -> Movement:
     """A movement by id (chuxian) or by a Chinese name in either script (初獻, 初献, 寧平, 宁平)."""
     key = fold(name.strip())

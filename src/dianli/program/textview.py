@@ -1,17 +1,15 @@
-"""Witness text for reading: spans marked as note or main text, and a classical section beside its
-modern translation (the gloss witness shares the section ids of the classical one)."""
+"""Witness text for reading: spans marked as note or main text, and an original's section beside its
+translation. Which witness translates which is the manifests' ``translation_of``
+(:func:`dianli.corpus.witnesses.translation_pairs`); a translation shares the section ids of its original."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from dianli.corpus.sections import find_sections
-from dianli.corpus.witnesses import load_witness
+from dianli.corpus.witnesses import load_witness, translation_pairs
 from dianli.errors import DianliError
 from dianli.program.model import Parallel, Segment
-
-CLASSICAL = "fujian-tongzhi-14"
-MODERN = "fujian-tongzhi-14-modern"
 
 
 def segments(witness: str, start: int, end: int) -> tuple[Segment, ...]:
@@ -41,13 +39,39 @@ def section_segments(witness: str, section_id: str) -> tuple[Segment, ...]:
     return tuple(seg for s in found for seg in segments(witness, s.start, s.end))
 
 
+def translations(witness: str) -> tuple[str, ...]:
+    """The witnesses that translate ``witness``, in witness order (() for none)."""
+    return tuple(translation for original, translation in translation_pairs() if original == witness)
+
+
+def translation_segments(witness: str, section_id: str) -> tuple[Segment, ...]:
+    """A section in the first translation of ``witness`` that holds it; () when none does."""
+    for translation in translations(witness):
+        found = section_segments(translation, section_id)
+        if found:
+            return found
+    return ()
+
+
 def parallels(section_ids: Iterable[str]) -> tuple[Parallel, ...]:
-    """Each section that both the classical text and its modern translation hold, side by side."""
+    """Each section that both an original and its translation hold, side by side, pair by pair."""
+    wanted = tuple(dict.fromkeys(section_ids))
     out = []
-    for sid in dict.fromkeys(section_ids):
-        classical = section_segments(CLASSICAL, sid)
-        modern = section_segments(MODERN, sid)
-        if classical and modern:
-            title = find_sections(CLASSICAL, sid)[0].title
-            out.append(Parallel(section_id=sid, title=title, classical=classical, modern=modern))
+    for original, translation in translation_pairs():
+        for sid in wanted:
+            classical = section_segments(original, sid)
+            modern = section_segments(translation, sid)
+            if classical and modern:
+                title = find_sections(original, sid)[0].title
+                out.append(Parallel(section_id=sid, title=title, classical=classical, modern=modern))
     return tuple(out)
+
+
+def __getattr__(name: str) -> str:
+    """``CLASSICAL`` and ``MODERN``: the first translation pair, for callers that still import the names
+    (use :func:`translations` / :func:`translation_segments` instead; these go once none does)."""
+    if name in ("CLASSICAL", "MODERN"):
+        pairs = translation_pairs()
+        if pairs:
+            return pairs[0][0] if name == "CLASSICAL" else pairs[0][1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
