@@ -45,3 +45,21 @@ class OutOfRangeError(DianliError, ValueError):
 
 class DataError(DianliError):
     """Package data that does not validate: the message names the file and the element."""
+
+
+class QingRuleEndedError(DianliError):
+    """A year after Qing rule over a place ended (a ceded territory): there is no Qing ceremony there.
+
+    The message names the unit, the year, the event that ended Qing rule with its date and its source.
+    ``valid`` is the range of years the unit has, as for :class:`OutOfRangeError`.
+    """
+
+    def __init__(self, place: str, year: int, last_year: int, event: str, valid: str) -> None:
+        self.place = place
+        self.year = year
+        self.last_year = last_year
+        self.event = event
+        self.valid = valid
+        super().__init__(
+            f"{place} in {year}: Qing rule there ended in {last_year} — {event}; valid years: {valid}"
+        )

@@ -36,6 +36,10 @@ client = TestClient(app)
         ("/witnesses/fujian-tongzhi-14/xianshi.zhisheng", "今譯"),
         ("/search?q=钟", "<mark>鐘</mark>"),
         ("/places", "淡水海防廳"),
+        ("/places", "臺灣府→臺南府"),
+        ("/places?year=1890", "hvd_32029"),
+        ("/places?year=1890", "<svg"),
+        ("/places?year=1752", "諸羅縣"),
         ("/static/site.css", "header.site"),
         ("/static/site.js", "keydown"),
     ],
@@ -102,6 +106,8 @@ def test_program_json_matches_the_booklet() -> None:
         ("/witnesses/taiwan-fuzhi-9/nope", 400, "xianshi.zhisheng"),
         ("/search?q=鐘&witness=nope", 400, "taiwan-fuzhi-9"),
         ("/search?q=" + "鐘" * 60, 400, "1..50"),
+        ("/places?year=1600", 400, "1644..1911"),
+        ("/places?year=1896x", 422, "1644..1911"),
         ("/nope", 404, "/rites"),
     ],
 )
@@ -162,3 +168,30 @@ def test_movement_audio_and_dance() -> None:
     assert audio.headers["content-type"] == "audio/ogg" and audio.content[:4] == b"OggS"
     dance = client.get("/dance/chuxian")
     assert dance.status_code == 200 and "data:audio/ogg;base64," in dance.text
+
+
+@pytest.mark.parametrize(("year", "present", "absent"), [(1890, ["臺南府", "臺灣府", "臺東州"], ["淡水廳"]),
+                                                        (1752, ["淡水廳", "諸羅縣"], ["臺南府", "臺北府"])])  # fmt: skip
+def test_places_of_a_year_with_their_map(year: int, present: list[str], absent: list[str]) -> None:
+    response = client.get(f"/places?year={year}")
+    assert response.status_code == 200
+    svg = response.text[response.text.index("<svg") : response.text.index("</svg>")]
+    assert 'viewBox="' in svg and "<script" not in svg
+    for name in present:
+        assert name in svg
+    for name in absent:
+        assert name not in svg
+
+
+@pytest.mark.parametrize(
+    "year", [HOSTILE, f"1890{HOSTILE}", "1890&year=<b>", "%3Csvg%20onload%3Dalert(1)%3E"]
+)
+def test_a_hostile_year_is_refused_and_not_echoed(year: str) -> None:
+    response = client.get(f"/places?year={year}")
+    assert response.status_code == 422
+    assert (
+        "<script>alert" not in response.text
+        and "<svg onload" not in response.text
+        and "<b>" not in response.text
+    )
+    assert "1644..1911" in response.text

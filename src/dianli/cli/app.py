@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "program",
     "serve",
     "eclipses",
+    "places",
 )
 
 app = typer.Typer(

@@ -11,7 +11,7 @@ import typer
 from dianli.api import (
     ECLIPSE_ASSUMPTIONS,
     LocalCircumstances,
-    Place,
+    PlaceAt,
     eclipses_in_year,
     ephemeris_label,
     get_place,
@@ -73,7 +73,7 @@ def record(local: LocalCircumstances) -> dict[str, object]:
     }
 
 
-def render_text(place: Place, year: int, found: list[LocalCircumstances]) -> str:
+def render_text(place: PlaceAt, year: int, found: list[LocalCircumstances]) -> str:
     lines = [
         f"Eclipses of {year} seen from {place.name} ({place.latitude_deg:.2f}°N, {place.longitude_deg:.2f}°E)",
         f"source: {ephemeris_label()}",
@@ -110,7 +110,7 @@ def eclipses_command(
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
 ) -> None:
     """Solar and lunar eclipses of a year with their local circumstances, and whether 救護 is held there."""
-    place = get_place(place_name)
+    place = get_place(place_name, year).nearest(year)  # the seat of that year (or the nearest it had)
     found = [local_circumstances(e, place.latitude_deg, place.longitude_deg) for e in eclipses_in_year(year)]
     if fmt is Format.json:
         payload = {

@@ -1,1 +1,2 @@
-"""Places of the rites: 省城, 府, 直隸州, 縣, 廳 of Fujian and Taiwan, with coordinates and governing witness."""
+"""Places over time: the administrative units (省, 府, 直隸州, 廳, 縣) with their periods, parents, seats and
+sources; :mod:`dianli.places.map` draws a year's units, :mod:`dianli.places.governs` the governing witness."""

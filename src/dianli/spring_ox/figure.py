@@ -11,7 +11,7 @@ from itertools import product
 
 from dianli.calendar.ganzhi import year_sexagenary
 from dianli.calendar.lunisolar import to_chinese
-from dianli.places.places import Place, get_place
+from dianli.places.places import PlaceAt, get_place
 from dianli.spring_ox.lichun import (
     CLOCKS,
     DAY_BOUNDARIES,
@@ -49,7 +49,9 @@ class SpringOx:
     """Everything computed for one year, place and rule set."""
 
     year: int
-    place: Place
+    place: PlaceAt
+    """The place as it was in the year drawn (or, for a year outside its history, in the nearest year it
+    existed): its seat's longitude sets the local clocks."""
     profile: Profile
     lichun: Lichun
     scenario: Scenario
@@ -165,7 +167,7 @@ def spring_ox(
 ) -> SpringOx:
     """The ox and the god of the year that begins at 立春 of Gregorian ``year``."""
     profile = load_profile(rule)
-    where = get_place(place or profile.defaults.place)
+    where = get_place(place or profile.defaults.place, year).nearest(year)
     scenario = Scenario(
         clock or profile.defaults.clock,
         day_source or profile.defaults.day_source,

@@ -41,7 +41,7 @@ from dianli.calendar.timekeeping import (
     local_mean_time,
 )
 from dianli.errors import UnknownValueError
-from dianli.places.places import Place
+from dianli.places.places import PlaceAt
 
 STANDARD_MERIDIAN_DEG = 120.0  # UT+8 is mean time at 120° E
 ZI_INITIAL_HOUR = 23  # 子初 begins at 23:00
@@ -140,7 +140,7 @@ class Lichun:
     """立春 of Gregorian year ``year`` (the start of the 干支 year) at a place."""
 
     year: int
-    place: Place
+    place: PlaceAt
     jd_utc: float
     table_day: date | None  # the almanac table's day, when the year is in the table
     new_year: date  # 正月初一 of the Chinese year keyed ``year``
@@ -180,7 +180,7 @@ class Lichun:
 
 
 @cache
-def lichun(year: int, place: Place) -> Lichun:
+def lichun(year: int, place: PlaceAt) -> Lichun:
     """立春 of Gregorian ``year`` (1644‥2200) at ``place``."""
     term = solar_term(year, "立春")
     table_day = term.day if term.source is DateSource.ALMANAC else None

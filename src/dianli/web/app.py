@@ -120,8 +120,8 @@ async def calendar_json(place: str = PlaceQ, year: int = YearQ) -> Response:
 
 
 async def calendar_ics(place: str = PlaceQ, year: int = YearQ) -> Response:
-    where = get_place(place)
-    body = to_ical(observances_for(where, _year(year)), where, stamp=datetime(2000, 1, 1, tzinfo=UTC))
+    where = get_place(place, _year(year))
+    body = to_ical(observances_for(where, year), where, stamp=datetime(2000, 1, 1, tzinfo=UTC))
     name = f"dianli-{where.id}-{year}.ics"
     return Response(
         body, media_type="text/calendar", headers={"Content-Disposition": f'attachment; filename="{name}"'}
@@ -171,8 +171,8 @@ async def search_view(q: str = "", witness: str | None = None) -> Response:
     return render("search.html", **pages.search_page(q, witness or None))
 
 
-async def places() -> Response:
-    return render("places.html", **pages.places_list())
+async def places(year: int | None = None) -> Response:
+    return render("places.html", **pages.places_page(None if year is None else _year(year)))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,10 @@ import json
 from typing import Any
 
 from dianli.api import (
+    DianliError,
     OutOfRangeError,
+    Period,
+    Place,
     Program,
     UnknownValueError,
     accepted_movement_names,
@@ -16,13 +19,19 @@ from dianli.api import (
     character_times,
     fingering,
     get_place,
+    governing_witness,
     load_witness,
     lu,
     movement,
     movement_info,
     observances_for,
     occurrence_record,
+    place_sources,
+    places_in_year,
+    places_map_svg,
     profile_ids,
+    qing_rule_ends,
+    reign_year,
     render_booklet,
     rite_catalogue,
     search,
@@ -87,7 +96,7 @@ def program_model(rite: str, place: str, year: int, season: str | None, witness:
 
 
 def calendar_rows(place: str, year: int) -> dict[str, Any]:
-    where = get_place(place)
+    where = get_place(place, year)
     occurrences = observances_for(where, year)
     return {"place": where, "year": year, "rows": [occurrence_record(o, where) for o in occurrences]}
 
@@ -161,8 +170,47 @@ def section_page(witness: str, section: str) -> dict[str, Any]:
     }
 
 
-def places_list() -> dict[str, Any]:
-    return {"places": all_places()}
+PLACES_YEARS = (1650, 1700, 1752, 1800, 1850, 1880, 1890, 1895, 1911)
+"""Years offered as quick links on the places page."""
+
+
+def _governing(unit_id: str, year: int) -> str | None:
+    try:
+        return governing_witness(unit_id, year)
+    except DianliError:
+        return None
+
+
+def _parent_names(by_id: dict[str, Place], period: Period) -> str:
+    """The names the parent bore during the period, joined by arrows, or a dash."""
+    parent = by_id.get(period.parent or "")
+    return "→".join(parent.names_between(period.from_year, period.until_year)) if parent else "—"
+
+
+def places_page(year: int | None) -> dict[str, Any]:
+    """The units of a year with their map, or (no year) every unit with all its periods."""
+    context: dict[str, Any] = {
+        "year": year,
+        "years": PLACES_YEARS,
+        "sources": place_sources(),
+        "endings": qing_rule_ends(),
+    }
+    if year is None:
+        by_id = {p.id: p for p in all_places()}
+        context["places"] = [
+            {"place": p, "periods": [(period, _parent_names(by_id, period)) for period in p.periods]}
+            for p in all_places()
+        ]
+        return context
+    units = places_in_year(year)
+    by_id_at = {u.id: u for u in units}
+    label = reign_year(year).label
+    context["reign_year"] = label
+    context["rows"] = [
+        {"unit": u, "parent": by_id_at.get(u.parent or ""), "witness": _governing(u.id, year)} for u in units
+    ]
+    context["svg"] = places_map_svg(units, f"{year} {label}")
+    return context
 
 
 SEARCH_MAX_CHARS = 50

@@ -1,0 +1,138 @@
+"""The units of one year on a map: an SVG drawn offline from the seats' coordinates (no tiles, no fonts
+or scripts fetched), to inline in a page or write to a file.
+
+Projection: equirectangular over lon 115.8–122.2 °E and lat 21.8–28.5 °N, the box of the CHGIS extract,
+with the standard parallel at the box's middle latitude (x = Δlon · cos φ₀, y = −Δlat), so distances are
+true along that parallel and along meridians. There is no coastline: the data has none.
+
+Each seat is a mark with the names of the units seated there that year (a 府 and its 附郭 縣 share one);
+units are coloured by the 府 or 直隸州 they belong to (the unit itself for those), found through their
+parents in the same year. Province seats are rings. Every text is XML-escaped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+from dianli.places.places import PREFECTURE_LEVELS, PlaceAt, PlaceLevel
+
+LON_MIN, LON_MAX = 115.8, 122.2
+LAT_MIN, LAT_MAX = 21.8, 28.5
+UNITS_PER_DEGREE = 100.0
+"""SVG user units per degree of latitude."""
+_COS0 = math.cos(math.radians((LAT_MIN + LAT_MAX) / 2))
+WIDTH = round((LON_MAX - LON_MIN) * _COS0 * UNITS_PER_DEGREE)
+HEIGHT = round((LAT_MAX - LAT_MIN) * UNITS_PER_DEGREE)
+_TOP = 28.0
+"""Room above the map for the title."""
+_LEGEND_ROW = 16.0
+_LEGEND_COLUMNS = 3
+_FONT = "'Noto Serif CJK TC','Noto Serif TC','Songti TC',serif"
+_PALETTE = (
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf",
+    "#ff7f0e", "#393b79", "#637939", "#843c39", "#7b4173", "#8c6d31", "#3182bd", "#31a354",
+)  # fmt: skip
+"""Colours of the groups, in order (dark enough for text on the map's light ground); repeated past 16."""
+_NEUTRAL = "#555555"
+
+
+def project(latitude_deg: float, longitude_deg: float) -> tuple[float, float]:
+    """SVG coordinates (x, y) of a point: the equirectangular projection of the module docstring."""
+    x = (longitude_deg - LON_MIN) * _COS0 * UNITS_PER_DEGREE
+    y = _TOP + (LAT_MAX - latitude_deg) * UNITS_PER_DEGREE
+    return round(x, 1), round(y, 1)
+
+
+def group_of(unit: PlaceAt, by_id: dict[str, PlaceAt]) -> str | None:
+    """The id of the 府/直隸州 a unit belongs to (itself for those), through its parents that year."""
+    seen = {unit.id}
+    current = unit
+    while current.level not in PREFECTURE_LEVELS and current.parent in by_id and current.parent not in seen:
+        current = by_id[current.parent]
+        seen.add(current.id)
+    return current.id if current.level in PREFECTURE_LEVELS else None
+
+
+def group_colours(units: Sequence[PlaceAt]) -> dict[str, str]:
+    """A colour for each 府/直隸州 among ``units``, in their order."""
+    groups = [u.id for u in units if u.level in PREFECTURE_LEVELS]
+    return {gid: _PALETTE[i % len(_PALETTE)] for i, gid in enumerate(groups)}
+
+
+def _seats(units: Sequence[PlaceAt]) -> list[list[PlaceAt]]:
+    """Units grouped by seat (coordinates to 0.01°), provinces and 府 first within a seat."""
+    rank = {PlaceLevel.PROVINCE: 0, **{level: 1 for level in PREFECTURE_LEVELS}}
+    seats: dict[tuple[float, float], list[PlaceAt]] = {}
+    for unit in units:
+        seats.setdefault((round(unit.latitude_deg, 2), round(unit.longitude_deg, 2)), []).append(unit)
+    return [sorted(group, key=lambda u: rank.get(u.level, 2)) for group in seats.values()]
+
+
+def _graticule() -> list[str]:
+    out = ['<g class="graticule" stroke="#d8d2c4" stroke-width="0.6" fill="#8a8172" font-size="9">']
+    for lon in range(math.ceil(LON_MIN), math.floor(LON_MAX) + 1):
+        x, _ = project(LAT_MAX, lon)
+        out.append(f'<line x1="{x}" y1="{_TOP}" x2="{x}" y2="{_TOP + HEIGHT}"/>')
+        out.append(f'<text x="{x + 2}" y="{_TOP + HEIGHT - 3}" stroke="none">{lon}°E</text>')
+    for lat in range(math.ceil(LAT_MIN), math.floor(LAT_MAX) + 1):
+        _, y = project(lat, LON_MIN)
+        out.append(f'<line x1="0" y1="{y}" x2="{WIDTH}" y2="{y}"/>')
+        out.append(f'<text x="2" y="{y - 2}" stroke="none">{lat}°N</text>')
+    out.append("</g>")
+    return out
+
+
+def _mark(seat: list[PlaceAt], colour: str) -> str:
+    x, y = project(seat[0].latitude_deg, seat[0].longitude_deg)
+    levels = {u.level for u in seat}
+    shapes = []
+    if PlaceLevel.PROVINCE in levels:
+        shapes.append(f'<circle cx="{x}" cy="{y}" r="8" fill="none" stroke="{_NEUTRAL}" stroke-width="1.4"/>')
+    if levels & PREFECTURE_LEVELS:
+        shapes.append(f'<rect x="{x - 4}" y="{y - 4}" width="8" height="8" fill="{colour}"/>')
+    elif levels - {PlaceLevel.PROVINCE}:
+        shapes.append(f'<circle cx="{x}" cy="{y}" r="3.2" fill="{colour}"/>')
+    return "".join(shapes)
+
+
+def render_map(units: Sequence[PlaceAt], title: str = "") -> str:
+    """The SVG (text) of ``units`` — all of one year, as :func:`dianli.places.places.places_in_year`
+    gives them — with ``title`` above and a legend of the 府/直隸州 below."""
+    by_id = {u.id: u for u in units}
+    colours = group_colours(units)
+    names = {u.id: u.name for u in units}
+    legend_rows = math.ceil(len(colours) / _LEGEND_COLUMNS)
+    total_height = _TOP + HEIGHT + 8 + legend_rows * _LEGEND_ROW
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total_height:g}" width="100%" '
+        f'style="max-width:{WIDTH * 1.6:g}px;height:auto" role="img" aria-label="{escape(title)}" '
+        f'font-family="{_FONT}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="{_TOP}" width="{WIDTH}" height="{HEIGHT}" fill="#f7f4ec"/>',
+        f'<text x="4" y="18" font-size="15" fill="#222">{escape(title)}</text>',
+        *_graticule(),
+    ]
+    for seat in _seats(units):
+        group = next((g for g in (group_of(u, by_id) for u in seat) if g is not None), None)
+        colour = colours.get(group, _NEUTRAL) if group is not None else _NEUTRAL
+        x, y = project(seat[0].latitude_deg, seat[0].longitude_deg)
+        label = "·".join(u.name for u in seat if u.level is not PlaceLevel.PROVINCE)
+        tip = "; ".join(f"{u.name} ({u.id}, {u.level.value}, {u.chgis_id})" for u in seat)
+        out.append(f'<g class="seat"><title>{escape(tip)}</title>{_mark(seat, colour)}')
+        if label:
+            out.append(
+                f'<text x="{x + 6}" y="{y + 4}" font-size="11" fill="{colour}" stroke="#f7f4ec" '
+                f'stroke-width="2.5" paint-order="stroke">{escape(label)}</text>'
+            )
+        out.append("</g>")
+    out.append(f'<g class="legend" font-size="11" transform="translate(0,{_TOP + HEIGHT + 8})">')
+    column_width = WIDTH / _LEGEND_COLUMNS
+    for i, (gid, colour) in enumerate(colours.items()):
+        cx = (i % _LEGEND_COLUMNS) * column_width + 4
+        cy = (i // _LEGEND_COLUMNS) * _LEGEND_ROW
+        out.append(f'<rect x="{cx:g}" y="{cy + 3:g}" width="9" height="9" fill="{colour}"/>')
+        out.append(f'<text x="{cx + 13:g}" y="{cy + 12:g}" fill="#222">{escape(names[gid])}</text>')
+    out.append("</g></svg>")
+    return "\n".join(out)
