@@ -25,10 +25,10 @@ from collections.abc import Callable  # noqa: E402
 from datetime import date, timedelta  # noqa: E402
 
 import sxtwl  # noqa: E402
+from dianli.calendar.observances import clear_memo  # noqa: E402
 from lunar_python import Solar  # noqa: E402
 
 from dianli.api import all_places, observances_for  # noqa: E402
-from dianli.calendar.observances import clear_memo  # noqa: E402
 
 FIRST, LAST = 1644, 1911
 SAMPLE_STEP = 10

@@ -22,7 +22,6 @@ from dianli.calendar.eclipses import (
     local_circumstances,
     local_eclipses,
 )
-from dianli.calendar.export import occurrence_record, to_ical
 from dianli.calendar.ganzhi import (
     BRANCHES,
     STEMS,
@@ -51,7 +50,6 @@ from dianli.calendar.lunisolar import (
     to_chinese,
     to_gregorian,
 )
-from dianli.calendar.observances import RITE_IDS, Observance, Occurrence, all_observances, observances_for
 from dianli.calendar.reigns import (
     REIGNS,
     Reign,
@@ -113,7 +111,7 @@ from dianli.dance.notation import parse_movement as parse_dance
 from dianli.dance.pose import FigureState
 from dianli.dance.timing import character_timing as dance_timing
 from dianli.dance.vocabulary import vocabulary as dance_vocabulary
-from dianli.errors import DataError, DianliError, OutOfRangeError, UnknownValueError
+from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
 from dianli.layout.altar import altar_plan_svg, offering_table_svg
 from dianli.layout.figures import LayoutFigure, layout_figures
 from dianli.layout.seating import Seat, seating_svg
@@ -177,7 +175,24 @@ from dianli.music.synth import (
     encode_audio,
     encode_samples,
 )
-from dianli.places.places import Place, PlaceLevel, all_places, get_place
+from dianli.places.governs import Governance, governance, governing_witness
+from dianli.places.map import render_map as places_map_svg
+from dianli.places.places import (
+    Period,
+    Place,
+    PlaceAt,
+    PlaceLevel,
+    QingRuleEnd,
+    all_places,
+    children_of,
+    get_place,
+    place_at,
+    place_names,
+    place_sources,
+    places_in_year,
+    qing_rule_ends,
+)
+from dianli.places.places import year_range as place_year_range
 from dianli.program.assemble import assemble as assemble_program
 from dianli.program.audio import MovementAudio as ProgramAudio
 from dianli.program.audio import movement_audio as program_audio
@@ -189,9 +204,20 @@ from dianli.program.export import to_json as program_json
 from dianli.program.html import render_booklet
 from dianli.program.model import Program
 from dianli.rites.expand import NumberedStep, Placed, expand
+from dianli.rites.export import occurrence_record, to_ical
 from dianli.rites.load import all_rites, parse_rite_file
+from dianli.rites.model import DateRule as Observance
 from dianli.rites.model import Element as RiteElement
 from dianli.rites.model import Rite, RiteFile, Step
+from dianli.rites.observances import (
+    Occurrence,
+    all_observances,
+    authority_days,
+    observances_for,
+    parse_authority_days,
+    rules_in_force,
+)
+from dianli.rites.readings import reading_chain, rites_for, witnesses_with_rite
 from dianli.rites.render import Exhibit as RiteExhibit
 from dianli.rites.render import plan_lines as rite_plan_lines
 from dianli.rites.render import source_label as rite_source_label
@@ -199,7 +225,7 @@ from dianli.rites.render import step_line as rite_step_line
 from dianli.rites.render import to_data as rite_to_data
 from dianli.rites.render import to_html as rite_to_html
 from dianli.rites.render import venue_line as rite_venue_line
-from dianli.rites.resolve import ResolvedRite, find_rite, resolve_rite, rite_ids
+from dianli.rites.resolve import ResolvedRite, find_rite, inherited_from, resolve_rite, rite_ids
 from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
 from dianli.rites.variants import diff_rite, rite_catalogue
 from dianli.spring_ox.figure import SpringOx, spring_ox
@@ -219,7 +245,6 @@ __all__: list[str] = [
     "ECLIPSE_ASSUMPTIONS",
     "MUSIC_FORMATS",
     "REIGNS",
-    "RITE_IDS",
     "SAMPLES_CACHE_BYTES",
     "SAMPLE_RATE_HZ",
     "SAMPLE_RATE_RANGE_HZ",
@@ -252,6 +277,7 @@ __all__: list[str] = [
     "FigureState",
     "Finding",
     "Fingering",
+    "Governance",
     "Instrument",
     "LayoutFigure",
     "LocalCircumstances",
@@ -265,14 +291,18 @@ __all__: list[str] = [
     "Observance",
     "Occurrence",
     "OutOfRangeError",
+    "Period",
     "Phase",
     "Place",
+    "PlaceAt",
     "PlaceLevel",
     "PlaceTemples",
     "Placed",
     "Polarity",
     "Program",
     "ProgramAudio",
+    "QingRuleEnd",
+    "QingRuleEndedError",
     "RankClause",
     "Reign",
     "ReignYear",
@@ -309,12 +339,14 @@ __all__: list[str] = [
     "all_witnesses",
     "altar_plan_svg",
     "assemble_program",
+    "authority_days",
     "beijing_apparent_time",
     "booklet_name",
     "branch_element",
     "branch_polarity",
     "cents_table",
     "character_times",
+    "children_of",
     "chinese_year",
     "chinese_year_of",
     "clause_coverage",
@@ -358,6 +390,9 @@ __all__: list[str] = [
     "gekoupu_cites",
     "get_place",
     "gongche",
+    "governance",
+    "governing_witness",
+    "inherited_from",
     "instrument",
     "instruments",
     "ke_of_day",
@@ -382,6 +417,7 @@ __all__: list[str] = [
     "observances_for",
     "occurrence_record",
     "offering_table_svg",
+    "parse_authority_days",
     "parse_chinese_date",
     "parse_dance",
     "parse_dance_description",
@@ -391,12 +427,20 @@ __all__: list[str] = [
     "parse_rite_file",
     "parse_score_text",
     "parse_sexagenary",
+    "place_at",
+    "place_names",
+    "place_sources",
+    "place_year_range",
+    "places_in_year",
+    "places_map_svg",
     "profile_ids",
     "program_audio",
     "program_json",
     "program_seasons",
     "provincial_offset_minutes",
     "provincial_time",
+    "qing_rule_ends",
+    "reading_chain",
     "reign_by_name",
     "reign_year",
     "reigning_emperor",
@@ -418,6 +462,8 @@ __all__: list[str] = [
     "rite_to_data",
     "rite_to_html",
     "rite_venue_line",
+    "rites_for",
+    "rules_in_force",
     "search",
     "seating_svg",
     "section_at",
@@ -444,5 +490,6 @@ __all__: list[str] = [
     "to_ical",
     "wanshou_dates",
     "witness_ids",
+    "witnesses_with_rite",
     "year_sexagenary",
 ]

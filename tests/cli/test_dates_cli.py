@@ -92,10 +92,26 @@ def test_calendar_range_json() -> None:
     assert [r["year"] for r in data] == [1750, 1750, 1751, 1751, 1752, 1752]
 
 
-def test_gengji_override() -> None:
-    result = runner.invoke(app, ["calendar", "1752", "-r", "gengji", "--gengji", "1752-04-02", "-f", "json"])
+def test_a_day_given_by_the_authority() -> None:
+    result = runner.invoke(
+        app, ["calendar", "1752", "-r", "gengji", "--day", "gengji=1752-04-02", "-f", "json"]
+    )
     data = json.loads(result.output)
-    assert data[-1]["date"] == "1752-04-02" or any(r["date"] == "1752-04-02" for r in data)
+    assert any(r["date"] == "1752-04-02" and r["rite"] == "gengji" for r in data)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--day", "nope=1752-04-02"], "gengji=YYYY-MM-DD"),
+        (["--day", "gengji"], "gengji=YYYY-MM-DD"),
+        (["--from", "1750", "--to", "1752", "--day", "gengji=1752-04-02"], "a single YEAR"),
+    ],
+)
+def test_a_bad_authority_day_names_the_accepted_keys(args: list[str], message: str) -> None:
+    year = [] if "--from" in args else ["1752"]
+    result = runner.invoke(app, ["calendar", *year, "-r", "gengji", *args])
+    assert result.exit_code == 2 and message in result.output
 
 
 def test_date_with_place_gives_local_term_time() -> None:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from dianli.api import DataError, all_rites, exhibit_names, resolve_rite, rite_exhibits, rite_to_data
 from dianli.cli.app import app
-from dianli.places.places import get_place
+from dianli.places.places import place_at
 from dianli.rites.resolve import resolve_with
 
 runner = CliRunner()
@@ -59,7 +59,7 @@ def test_unknown_shows_is_a_data_error() -> None:
     rite = rites["yingchun"]
     parts = tuple(p.model_copy(update={"shows": ("nonsense",)}) for p in rite.parts)
     rites["yingchun"] = rite.model_copy(update={"parts": parts})
-    r = resolve_with(rites, "yingchun", get_place("臺灣府"), 1752, "taiwan-fuzhi-9")
+    r = resolve_with(rites, "yingchun", place_at("臺灣府", 1752), 1752, "taiwan-fuzhi-9")
     with pytest.raises(DataError, match=r"nonsense.*accepted: spring_ox"):
         rite_exhibits(r)
 

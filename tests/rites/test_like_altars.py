@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import all_rites, get_place, resolve_rite
+from dianli.api import all_rites, place_at, resolve_rite
 from dianli.rites.resolve import resolve_with
 
 
@@ -21,7 +21,7 @@ def test_order_of_altars_in_the_file_does_not_matter(witness: str) -> None:
     rites = dict(all_rites())
     original = rites["xianshi"]
     backward = {**rites, "xianshi": original.model_copy(update={"altars": tuple(reversed(original.altars))})}
-    place = get_place("福州府")
+    place = place_at("福州府", 1752)
     forward_altars = {a.id: a.offerings for a in resolve_with(rites, "xianshi", place, 1752, witness).altars}
     backward_altars = {
         a.id: a.offerings for a in resolve_with(backward, "xianshi", place, 1752, witness).altars

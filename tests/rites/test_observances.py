@@ -1,24 +1,42 @@
+"""The ritual calendar derived from the rites' own date rules (one source of truth)."""
+
 from __future__ import annotations
 
 from datetime import date
 
 import pytest
 
-from dianli.api import RITE_IDS, UnknownValueError, all_observances, get_place, observances_for, resolve
+from dianli.api import (
+    DianliError,
+    Observance,
+    UnknownValueError,
+    all_observances,
+    all_rites,
+    observances_for,
+    resolve,
+    resolve_rite,
+)
 
 
-def test_every_rite_has_an_observance() -> None:
-    assert {o.rite for o in all_observances()} == set(RITE_IDS)
+def test_every_rite_has_a_date_rule() -> None:
+    """Every rite of the rite data is in the calendar: no hand-kept list of rite ids."""
+    held = {rite_id for rite_id, rite in all_rites().items() if rite.date_rule or rite.extends}
+    assert held == set(all_rites())
+
+
+def test_observance_ids_are_unique_per_rite() -> None:
+    owner: dict[str, set[str]] = {}
+    for rite_id, rite in all_rites().items():
+        for rule in rite.date_rule:
+            owner.setdefault(rule.id, set()).add(rite_id)
+    assert {k: v for k, v in owner.items() if len(v) > 1} == {}
 
 
 @pytest.mark.parametrize("observance", all_observances(), ids=lambda o: o.id)
-def test_every_citation_resolves(observance: object) -> None:
-    from dianli.api import Observance
-
-    assert isinstance(observance, Observance)
-    cites = [observance.cite, *(v.cite for v in observance.variants), *(r.cite for r in observance.related)]
-    if observance.scope is not None and observance.scope.cite is not None:
-        cites.append(observance.scope.cite)
+def test_every_citation_resolves(observance: Observance) -> None:
+    cites = [*observance.citations, *(r.cite for r in observance.related)]
+    if observance.scope_cite is not None:
+        cites.append(observance.scope_cite)
     if observance.time is not None:
         cites.append(observance.time.cite)
     for cite in cites:
@@ -34,27 +52,32 @@ def test_every_citation_resolves(observance: object) -> None:
         ("fuzhou", "wanshouting", False),
         ("quanzhou", "qidao", True),  # 「各府皆然」
         ("zhanghua", "qidao", False),
+        ("taiwan-fu", "zhuwengong", True),  # the 22nd rite, missing from the old hand list
     ],
 )
 def test_scope(place: str, rite: str, present: bool) -> None:
-    assert bool(observances_for(get_place(place), 1752, [rite])) == present
+    assert bool(observances_for(place, 1752, [rite])) == present
+
+
+@pytest.mark.parametrize("name", ["xianshi", "祀先師", "祭先師禮", "zhuwengong"])
+def test_rite_by_id_or_name(name: str) -> None:
+    assert observances_for("臺灣府", 1752, [name], include_related=False)
 
 
 def test_wanshouting_from_kangxi_50() -> None:
-    place = get_place("taiwan-fu")
-    assert observances_for(place, 1710, ["wanshouting"]) == ()
-    assert observances_for(place, 1711, ["wanshouting"]) != ()
+    assert observances_for("taiwan-fu", 1710, ["wanshouting"]) == ()
+    assert observances_for("taiwan-fu", 1711, ["wanshouting"]) != ()
 
 
 def test_governing_witness_is_cited() -> None:
-    ting = [o for o in observances_for(get_place("汀州府"), 1752, ["minghuan"], include_related=False)]
+    ting = observances_for("汀州府", 1752, ["minghuan"], include_related=False)
     assert {o.cite.witness for o in ting} == {"tingzhou-fuzhi"}
-    taiwan = [o for o in observances_for(get_place("臺灣府"), 1752, ["xianshi"], include_related=False)]
+    taiwan = observances_for("臺灣府", 1752, ["xianshi"], include_related=False)
     assert {o.cite.witness for o in taiwan} == {"taiwan-fuzhi-9"}
 
 
 def test_open_observances_last_with_reason() -> None:
-    occ = observances_for(get_place("fuzhou"), 1752)
+    occ = observances_for("fuzhou", 1752)
     opened = [o for o in occ if o.day is None]
     assert {o.rite for o in opened} == {"jiezhao", "guandi", "longshen"}  # 救護 is dated by computed eclipses
     assert occ[-len(opened) :] == tuple(opened)
@@ -63,16 +86,46 @@ def test_open_observances_last_with_reason() -> None:
     assert days == sorted(days) and days[0] >= date(1751, 11, 1)
 
 
+@pytest.mark.parametrize(
+    ("observance", "text"),
+    [
+        ("litan-qingming", "春祭清明日"),
+        ("litan-zhongyuan", "秋祭七月十五日"),
+        ("litan-winter", "冬祭十月初一日"),
+    ],
+)
+def test_each_observance_has_its_own_rule_text(observance: str, text: str) -> None:
+    """The autumn 厲壇 no longer prints the spring rule (春祭清明日)."""
+    occ = [o for o in observances_for("臺灣府", 1752, ["litan"], include_related=False)]
+    assert {o.observance_id: o.rule_text for o in occ}[observance] == text
+
+
+def test_same_rules_as_the_resolved_rite() -> None:
+    """The calendar and `rites show` read the same resolved date rules."""
+    resolved = resolve_rite("xianshi", "臺灣府", 1752)
+    occ = observances_for("臺灣府", 1752, ["xianshi"], include_related=False)
+    assert {o.observance_id for o in occ} == {r.id for r in resolved.date_rules}
+
+
 def test_unknown_rite() -> None:
     with pytest.raises(UnknownValueError) as err:
-        observances_for(get_place("fuzhou"), 1752, ["confucius"])
+        observances_for("fuzhou", 1752, ["confucius"])
     assert "xianshi" in str(err.value)
+
+
+@pytest.mark.parametrize("year", [1643, 2201])
+def test_year_out_of_range(year: int) -> None:
+    with pytest.raises(DianliError, match=str(year)):
+        observances_for("fuzhou", year)
 
 
 def test_today() -> None:
     """Some rites are still performed: the calendar runs past 1911 on computed dates, without 萬壽."""
-    occ = observances_for(
-        get_place("臺灣府"), 2025, ["xianshi", "qinghe", "wanshouting", "jiezhao"], include_related=False
-    )
+    occ = observances_for("福州府", 2025, ["xianshi", "qinghe", "jiezhao"], include_related=False)
     assert {o.rite for o in occ} == {"xianshi"}  # the imperial rites end with the dynasty
     assert all(o.source is not None and o.source.value == "computation" for o in occ)
+
+
+def test_taiwan_after_the_cession_is_an_error() -> None:
+    with pytest.raises(DianliError, match="1895"):
+        observances_for("臺灣府", 1900)

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import OutOfRangeError, all_places, resolve_rite
+from dianli.api import OutOfRangeError, all_places, places_in_year, resolve_rite
 
 
-@pytest.mark.parametrize(
-    "place", [p.id for p in all_places() if p.established is None or p.established.year <= 1752]
-)
+@pytest.mark.parametrize("place", [p.id for p in places_in_year(1752)])
 def test_garrison_step_applies_nowhere(place: str) -> None:
     resolved = resolve_rite("gengji", place, 1752, "fujian-tongzhi-14-modern")
     assert not any("衛所" in (n.step.action or "") for n in resolved.steps)
 
 
 def test_no_place_is_a_garrison() -> None:
-    assert all(str(p.level) != "garrison" for p in all_places())
+    assert all(str(period.level) != "garrison" for p in all_places() for period in p.periods)
 
 
 @pytest.mark.parametrize(("rite", "place", "year", "ok"), [

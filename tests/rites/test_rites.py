@@ -166,10 +166,10 @@ def test_bad_input_names_value(args: tuple[str, str, int], kind: str) -> None:
 
 
 def test_every_citation_resolves() -> None:
-    from dianli.rites.variants import _walk
+    from dianli.rites.model import walk_paths
 
     for rite in all_rites().values():
-        for path, element in _walk(rite, rite.id):
+        for path, element in walk_paths(rite, rite.id):
             for cite in element.citations:
                 assert cite.resolve(), path
 

@@ -1,6 +1,6 @@
 """The date clause of a 祝文 (prayer) filled for a real day.
 
-The witnesses' prayers open with a template, e.g. (taiwan-fuzhi-9)
+The witnesses' prayers open with a template, e.g. (重修福建臺灣府志)
 「維乾隆某年，歲次某干支，二(八)月某干支朔，越某日某干支，某官某名敢昭告於…」. For a day this module
 gives the reign year, the year's 干支, the month (閏 if leap), the 干支 of the month's first day (朔),
 the day's number in the month (越某日) and its 干支:
@@ -58,7 +58,7 @@ def date_clause(day: date) -> DateClause:
 
 
 # The template as the witnesses write it: punctuation optional, the month as 二(八), 【二八】, 二(或八) …,
-# 朔 sometimes displaced after a comma (tingzhou-fuzhi: 「二(或八)月某干支，朔越某日某干支」).
+# 朔 sometimes displaced after a comma (汀州府志: 「二(或八)月某干支，朔越某日某干支」).
 _TEMPLATE = re.compile(
     r"[維维](?P<reign>\S{2})某年[，,]?\s*(?:歲|岁)次某干支[，,]?\s*"
     r"(?:二\(八\)|二（八）|【二八】|二\(或八\)|二（或八）|某)?月某干支[，,]?\s*朔[，,]?\s*越某日某干支"

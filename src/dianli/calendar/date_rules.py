@@ -36,7 +36,7 @@ from dianli.calendar.reigns import REIGNS, Reign, reigning_emperor
 from dianli.calendar.solar_terms import solar_term, term_index
 from dianli.datafile import load_model
 from dianli.errors import DataError
-from dianli.places.places import Place
+from dianli.places.places import PlaceAt
 
 Overrides = Mapping[str, date]
 
@@ -118,7 +118,7 @@ class _Rule(BaseModel, ABC):
     def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:
         """The days of the rule in a Chinese year, the same at every place."""
 
-    def dates_at(self, year: int, overrides: Overrides, place: Place) -> tuple[RuleDate, ...]:
+    def dates_at(self, year: int, overrides: Overrides, place: PlaceAt) -> tuple[RuleDate, ...]:
         """The days at ``place``; most rules give the same days everywhere."""
         return self.dates(year, overrides)
 
@@ -307,7 +307,7 @@ class EclipseVisible(_Rule):
     def dates(self, year: int, overrides: Overrides) -> tuple[RuleDate, ...]:
         raise DataError("the rule eclipse_visible needs a place: call dates_at(year, overrides, place)")
 
-    def dates_at(self, year: int, overrides: Overrides, place: Place) -> tuple[RuleDate, ...]:
+    def dates_at(self, year: int, overrides: Overrides, place: PlaceAt) -> tuple[RuleDate, ...]:
         cy = chinese_year(year)
         first, end = date.fromordinal(cy.first_ordinal), date.fromordinal(cy.end_ordinal)
         out: list[RuleDate] = []

@@ -22,6 +22,7 @@ from dianli.api import (
     get_place,
     observances_for,
     occurrence_record,
+    parse_authority_days,
     parse_day,
     provincial_offset_minutes,
     provincial_time,
@@ -73,7 +74,8 @@ def date_command(
 ) -> None:
     """Convert a day between the Gregorian and the Chinese calendar, with its 干支 and solar term."""
     info = describe_day(parse_day(text))
-    place = get_place(place_name) if place_name is not None else None
+    year = info.day.year
+    place = get_place(place_name, year).nearest(year) if place_name is not None else None
     if output_format is OutputFormat.json:
         record = _day_record(info)
         if place is not None and info.solar_term is not None:
@@ -112,7 +114,7 @@ def _source_label(occ: Occurrence) -> str:
 
 
 def _print_year(place: Place, year: int, occurrences: tuple[Occurrence, ...]) -> None:
-    table = Table(title=f"{place.name} — {year}", show_lines=False)
+    table = Table(title=f"{place.nearest(year).name} — {year}", show_lines=False)
     for column in ("date", "weekday", "Chinese date", "rite", "observance", "time", "source", "witness"):
         table.add_column(column)
     footnotes: list[str] = []
@@ -146,7 +148,8 @@ def calendar_command(
         "福州府", "--place", "-p", help="Place id or name (福州府, 臺灣府, 汀州府 …)."
     ),
     rites: Annotated[
-        list[str] | None, typer.Option("--rite", "-r", help="Only this rite id (repeatable).")
+        list[str] | None,
+        typer.Option("--rite", "-r", help="Only this rite, by id or name (xianshi, 祀先師; repeatable)."),
     ] = None,
     year_from: int | None = typer.Option(None, "--from", help="First year of a range."),
     year_to: int | None = typer.Option(None, "--to", help="Last year of a range."),
@@ -156,15 +159,22 @@ def calendar_command(
     output_format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="text or json.")
     ] = OutputFormat.text,
-    gengji: str | None = typer.Option(
-        None, "--gengji", help="The 耕耤 day the Board of Rites chose (one year)."
+    days: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--day",
+            help="KEY=DATE: the day an authority chose where the sources give none (e.g. gengji=1752-04-02, "
+            "the 耕耤 day the Board of Rites announced); one year only; repeatable.",
+        ),
+    ] = None,
+    witness: str | None = typer.Option(
+        None, "--witness", "-w", help="Read the rules in another witness than the one governing the place."
     ),
     related: bool = typer.Option(
         True, "--related/--no-related", help="Include 齋戒, 省牲 and other related days."
     ),
 ) -> None:
     """Every rite of a year at a place: Gregorian and Chinese dates, weekday, and where each date comes from."""
-    place = get_place(place_name)
     if year is not None and (year_from is not None or year_to is not None):
         raise OutOfRangeError(
             "year arguments", f"{year} with --from/--to", "either YEAR or --from Y1 --to Y2"
@@ -180,21 +190,18 @@ def calendar_command(
     for y in (years[0], years[-1]):
         if not FIRST_YEAR <= y <= LAST_YEAR:
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
-    overrides = {}
-    if gengji is not None:
-        if len(years) != 1:
-            raise OutOfRangeError("--gengji", gengji, "a single YEAR (the day differs every year)")
-        overrides["gengji"] = parse_day(gengji)
+    place = get_place(place_name, years[0])  # a name means the unit that bore it in the first year
+    overrides = parse_authority_days(days or (), len(years), parse_day)
     results: list[tuple[int, tuple[Occurrence, ...]]] = []
     if len(years) > 1:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{place.name}", total=len(years))
             for y in years:
-                results.append((y, observances_for(place, y, rites, overrides, related)))
+                results.append((y, observances_for(place, y, rites, overrides, related, witness)))
                 progress.advance(task)
     else:
-        results.append((years[0], observances_for(place, years[0], rites, overrides, related)))
+        results.append((years[0], observances_for(place, years[0], rites, overrides, related, witness)))
     if ics is not None:
         ics.write_bytes(to_ical((o for _, occ in results for o in occ), place))
     if output_format is OutputFormat.json:

@@ -1,65 +1,49 @@
 """Assembling one ceremony: the resolved rite, its day, its music and pictures, as a :class:`Program`.
 
-Everything comes from the public API (``dianli.api``): the rite's plain data (``rite_to_data``), the
-calendar's observances with their related days, the 祝文 date clause, the music's movements and the
-spring ox. Nothing here knows a particular rite: the rules it applies (seasons, which rites show the
+Everything comes from typed models: the resolved rite (its officiants, altars, steps … as validated
+elements), the calendar's observances with their related days, the 祝文 date clause, the music's
+movements and the spring ox. Nothing here knows a particular rite: the rules it applies (seasons, which rites show the
 spring ox, the tablet plan) are data in ``data/program.yaml``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import date
-from typing import Any
 
 from dianli.calendar.date_clause import fill_date_clause
-from dianli.calendar.observances import RITE_IDS, Occurrence, observances_for
 from dianli.corpus.normalise import fold
 from dianli.errors import UnknownValueError
 from dianli.layout.figures import layout_figures
 from dianli.music.cues import character_times, timeline
 from dianli.music.score import movement, movement_ids, movement_info
-from dianli.places.places import Place
+from dianli.places.places import PlaceAt
 from dianli.program import model as m
 from dianli.program.config import config, season_ids, season_of_month
 from dianli.program.passages import PassageBook
 from dianli.program.textview import parallels
-from dianli.rites.render import to_data as rite_to_data
-from dianli.rites.resolve import ResolvedRite, resolve_rite
+from dianli.rites import model as rm
+from dianli.rites.expand import NumberedStep
+from dianli.rites.model import Element
+from dianli.rites.observances import Occurrence, observances_for
+from dianli.rites.resolve import ResolvedRite, preferred_citations, resolve_rite
 from dianli.spring_ox.figure import spring_ox
 from dianli.spring_ox.profiles import profile_ids
 from dianli.spring_ox.report import render_text as spring_ox_text
 from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
-Data = Mapping[str, Any]
-OFFERING_KEYS: tuple[tuple[str, str], ...] = (
-    ("offerings", "vessel"),
-    ("silk", "colour"),
-    ("victims", "animal"),
-    ("cups", "material"),
-    ("items", "vessel"),
-)
-"""The kinds of things laid before a tablet in the rite data, and the field that names each."""
-OFFERING_LABELS: dict[str, str] = {"silk": "帛", "cups": "爵"}
 
-
-def _cites_of(d: Data) -> list[Mapping[str, Any]]:
-    """An element's citations in plain data: ``citations`` (resolved rites) or ``cite`` + ``also_in``."""
-    if "citations" in d:
-        return list(d["citations"])
-    cite = d.get("cite")
-    if not cite:
-        return []
-    return [cite, *({**cite, "witness": w} for w in d.get("also_in", ()))]
+def _refs(element: Element, witness: str, book: PassageBook) -> tuple[str, ...]:
+    """The passage ids of an element's citations, the reading witness's first."""
+    return tuple(book.cite(c) for c in preferred_citations(element, witness))
 
 
 # --- the day -------------------------------------------------------------------------------------
 
 
-def _season_occurrences(rite: str, place: Place, year: int) -> tuple[Occurrence, ...]:
-    if rite not in RITE_IDS:
-        return ()
-    return observances_for(place, year, [rite])
+def _season_occurrences(resolved: ResolvedRite) -> tuple[Occurrence, ...]:
+    """The rite's observances that year at its place, in the reading the rite was resolved in."""
+    return observances_for(resolved.place.id, resolved.year, [resolved.rite.id], witness=resolved.witness)
 
 
 def choose_day(
@@ -138,7 +122,11 @@ def _related_name(occ: Occurrence, main_name: str) -> str:
 
 
 def preparations(
-    rows: Iterable[Data], related: Iterable[Occurrence], main_name: str, book: PassageBook
+    rows: Iterable[rm.Preparation],
+    related: Iterable[Occurrence],
+    main_name: str,
+    witness: str,
+    book: PassageBook,
 ) -> tuple[m.Preparation, ...]:
     """The rite's preparations, dated by the calendar's related days whose name starts with the
     preparation's kind; related days that match no preparation are added from the calendar."""
@@ -146,20 +134,19 @@ def preparations(
     used: set[int] = set()
     out: list[m.Preparation] = []
     for d in rows:
-        kind = str(d["kind"])
-        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(fold(kind))]
+        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(fold(d.kind))]
         used.update(i for i, _ in hits)
         out.append(
             m.Preparation(
-                kind=kind,
-                text=d.get("text"),
-                gloss=d.get("gloss"),
-                who=tuple(d.get("who", ())),
-                when=d.get("when"),
+                kind=d.kind,
+                text=d.text,
+                gloss=d.gloss,
+                who=d.who,
+                when=d.when,
                 days=tuple(o.day for _, o in hits if o.day),
                 chinese_days=tuple(o.chinese_date.label for _, o in hits if o.chinese_date),
-                cites=book.refs(_cites_of(d)),
-                assumption=d.get("assumption"),
+                cites=_refs(d, witness, book),
+                assumption=d.assumption,
             )
         )
     extra: dict[str, list[Occurrence]] = {}
@@ -181,46 +168,45 @@ def preparations(
 # --- altars, tablets, things ---------------------------------------------------------------------
 
 
-def offering_lines(altar: Data, book: PassageBook) -> tuple[m.OfferingLine, ...]:
-    lines = []
-    for key, name_field in OFFERING_KEYS:
-        for item in altar.get(key, ()):
-            what = OFFERING_LABELS.get(key) or str(item.get(name_field, key))
-            detail = item.get(name_field) if key in OFFERING_LABELS else item.get("notes")
-            lines.append(
-                m.OfferingLine(
-                    what=what,
-                    count=item.get("count"),
-                    detail=None if detail is None else str(detail),
-                    cites=book.refs(_cites_of(item)),
-                )
-            )
+def offering_lines(altar: rm.Altar, witness: str, book: PassageBook) -> tuple[m.OfferingLine, ...]:
+    """What is laid before a tablet, one line per kind of thing, in the data's order."""
+    lines: list[m.OfferingLine] = []
+    for offering in altar.offerings:
+        lines.append(_line(offering.vessel, offering.count, None, offering, witness, book))
+    for silk in altar.silk:
+        lines.append(_line("帛", silk.count, silk.colour, silk, witness, book))
+    for victim in altar.victims:
+        lines.append(_line(victim.animal, victim.count, victim.notes, victim, witness, book))
+    for cup in altar.cups:
+        lines.append(_line("爵", cup.count, cup.material, cup, witness, book))
+    for item in altar.items:
+        lines.append(_line(item.vessel, item.count, None, item, witness, book))
     return tuple(lines)
 
 
-def altars(rows: Iterable[Data], book: PassageBook) -> tuple[m.Altar, ...]:
+def _line(
+    what: str, count: int | None, detail: str | None, element: Element, witness: str, book: PassageBook
+) -> m.OfferingLine:
+    return m.OfferingLine(what=what, count=count, detail=detail, cites=_refs(element, witness, book))
+
+
+def altars(rows: Iterable[rm.Altar], witness: str, book: PassageBook) -> tuple[m.Altar, ...]:
     return tuple(
         m.Altar(
-            id=str(a["id"]),
-            name=str(a["name"]),
-            tablets=tuple(a.get("tablets", ())),
-            position=a.get("position"),
-            lines=offering_lines(a, book),
-            cites=book.refs(_cites_of(a)),
+            id=a.id,
+            name=a.name,
+            tablets=a.tablets,
+            position=a.position,
+            lines=offering_lines(a, witness, book),
+            cites=_refs(a, witness, book),
         )
         for a in rows
     )
 
 
-def tablets(rows: Iterable[Data], book: PassageBook) -> tuple[m.Tablet, ...]:
+def tablets(rows: Iterable[rm.Tablet], witness: str, book: PassageBook) -> tuple[m.Tablet, ...]:
     return tuple(
-        m.Tablet(
-            name=str(t["name"]),
-            hall=str(t["hall"]),
-            side=t.get("side"),
-            order=t.get("order"),
-            cites=book.refs(_cites_of(t)),
-        )
+        m.Tablet(name=t.name, hall=t.hall, side=t.side, order=t.order, cites=_refs(t, witness, book))
         for t in rows
     )
 
@@ -249,48 +235,56 @@ def figure_assumptions(figs: Iterable[m.Figure]) -> list[str]:
     return [f"{'; '.join(names)}: {a}" for a, names in titles.items()]
 
 
-def things(rows: Iterable[Data], detail_fields: tuple[str, ...], book: PassageBook) -> tuple[m.Thing, ...]:
+def things(rows: Iterable[rm.Vessel | rm.Food], witness: str, book: PassageBook) -> tuple[m.Thing, ...]:
+    """Vessels (material, what they hold, description) and foods (preparation, vessel) in a line each."""
     out = []
     for d in rows:
-        detail = "；".join(str(d[f]) for f in detail_fields if d.get(f))
+        if isinstance(d, rm.Vessel):
+            fields: tuple[str | None, ...] = (d.material, d.holds, d.description)
+        else:
+            fields = (d.preparation, d.vessel)
+        detail = "；".join(f for f in fields if f)
+        out.append(m.Thing(name=d.name, detail=detail or None, gloss=d.gloss, cites=_refs(d, witness, book)))
+    return tuple(out)
+
+
+def people(
+    rows: Iterable[rm.Officiant | rm.Role], witness: str, book: PassageBook
+) -> tuple[m.Officiant, ...]:
+    """Officiants (function, office) and roles (name, duty) as the booklet lists them."""
+    out = []
+    for d in rows:
+        if isinstance(d, rm.Officiant):
+            function, office, notes = d.function, d.office, d.notes
+        else:
+            function, office, notes = d.name, d.duty or "", d.gloss
         out.append(
-            m.Thing(
-                name=str(d["name"]),
-                detail=detail or None,
-                gloss=d.get("gloss"),
-                cites=book.refs(_cites_of(d)),
+            m.Officiant(
+                function=function,
+                office=office,
+                count=d.count,
+                notes=notes,
+                cites=_refs(d, witness, book),
+                assumption=d.assumption,
             )
         )
     return tuple(out)
 
 
-def people(rows: Iterable[Data], name_field: str, book: PassageBook) -> tuple[m.Officiant, ...]:
-    return tuple(
-        m.Officiant(
-            function=str(d.get("function", d.get(name_field, ""))),
-            office=str(d.get("office", d.get("duty", "")) or ""),
-            count=d.get("count"),
-            notes=d.get("notes") or d.get("gloss"),
-            cites=book.refs(_cites_of(d)),
-            assumption=d.get("assumption"),
-        )
-        for d in rows
-    )
-
-
-def prayers(rows: Iterable[Data], occ: Occurrence | None, book: PassageBook) -> tuple[m.Prayer, ...]:
+def prayers(
+    rows: Iterable[rm.Text], occ: Occurrence | None, witness: str, book: PassageBook
+) -> tuple[m.Prayer, ...]:
     out = []
     for d in rows:
-        template = str(d["text"])
-        filled = fill_date_clause(template, occ.day) if occ is not None and occ.day else None
+        filled = fill_date_clause(d.text, occ.day) if occ is not None and occ.day else None
         out.append(
             m.Prayer(
-                id=str(d["id"]),
-                title=str(d["title"]),
-                template=template,
-                filled=filled if filled != template else None,
-                gloss=d.get("gloss"),
-                cites=book.refs(_cites_of(d)),
+                id=d.id,
+                title=d.title,
+                template=d.text,
+                filled=filled if filled != d.text else None,
+                gloss=d.gloss,
+                cites=_refs(d, witness, book),
             )
         )
     return tuple(out)
@@ -298,32 +292,28 @@ def prayers(rows: Iterable[Data], occ: Occurrence | None, book: PassageBook) -> 
 
 # --- steps and music -----------------------------------------------------------------------------
 
-STEP_FIELDS = (
-    "role",
-    "call",
-    "action",
-    "gloss",
-    "posture",
-    "door",
-    "notes",
-    "music",
-    "music_action",
-    "dance",
-)
 
-
-def steps(rows: Iterable[Data], book: PassageBook) -> tuple[m.Step, ...]:
+def steps(rows: Iterable[NumberedStep], witness: str, book: PassageBook) -> tuple[m.Step, ...]:
     out = []
-    for d in rows:
-        fields = {f: (None if d.get(f) is None else str(d[f])) for f in STEP_FIELDS}
+    for n in rows:
+        st = n.step
         out.append(
             m.Step(
-                number=int(d["number"]),
-                part=str(d.get("part", "")),
-                kind=str(d.get("kind", "")),
-                cites=book.refs(_cites_of(d)),
-                assumption=d.get("assumption"),
-                **fields,
+                number=n.number,
+                part=n.placed.part_title,
+                kind=st.kind,
+                role=st.role,
+                call=st.call,
+                action=st.action,
+                gloss=st.gloss,
+                posture=st.posture,
+                door=st.door,
+                notes=st.notes,
+                music=st.music,
+                music_action=st.music_action,
+                dance=st.dance,
+                cites=_refs(st, witness, book),
+                assumption=st.assumption,
             )
         )
     return tuple(out)
@@ -373,7 +363,7 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
 
 
 def spring_ox_pictures(
-    resolved: ResolvedRite, place: Place, year: int, book: PassageBook
+    resolved: ResolvedRite, place: PlaceAt, year: int, book: PassageBook
 ) -> tuple[m.SpringOxPicture, ...]:
     """Both rule sets' pictures when a part of the rite shows the spring ox (``shows: [spring_ox]``)."""
     if not any("spring_ox" in part.shows for part in resolved.rite.parts):
@@ -396,25 +386,25 @@ def assemble(
     """One ceremony fully resolved: ``rite`` (id or name) at ``place`` in ``year`` (``season`` picks
     among a year's observances), in ``witness``'s reading (default: the place's governing witness)."""
     resolved = resolve_rite(rite, place, year, witness)
-    data = rite_to_data(resolved)
+    w = resolved.witness
     where = resolved.place
     book = PassageBook()
-    occurrences = _season_occurrences(resolved.rite.id, where, year)
+    occurrences = _season_occurrences(resolved)
     occ, season_used, notes = choose_day(occurrences, season)
     related = related_days(occurrences, occ)
-    rule_text = next((str(r["text"]) for r in data.get("date_rules", ()) if r.get("text")), None)
+    rule_text = occ.rule_text if occ is not None else None
     # Built in the booklet's order, so citations are numbered as a reader meets them.
     day = ceremony_date(occ, rule_text, book)
-    officiants = people(data.get("officiants", ()), "function", book)
-    roles = people(data.get("roles", ()), "name", book)
-    preps = preparations(data.get("preparations", ()), related, occ.name if occ else "", book)
-    altar_list = altars(data.get("altars", ()), book)
-    tablet_list = tablets(data.get("tablets", ()), book)
+    officiants = people(resolved.officiants, w, book)
+    roles = people(resolved.roles, w, book)
+    preps = preparations(resolved.preparations, related, occ.name if occ else "", w, book)
+    altar_list = altars(resolved.altars, w, book)
+    tablet_list = tablets(resolved.tablets, w, book)
     figure_list = figures(resolved, book)
-    vessels = things(data.get("vessels", ()), ("material", "holds", "description"), book)
-    foods = things(data.get("foods", ()), ("preparation", "vessel"), book)
-    texts = prayers(data.get("texts", ()), occ, book)
-    program_steps = steps(data.get("steps", ()), book)
+    vessels = things(resolved.vessels, w, book)
+    foods = things(resolved.foods, w, book)
+    texts = prayers(resolved.texts, occ, w, book)
+    program_steps = steps(resolved.steps, w, book)
     cues = music_cues(program_steps, book)
     pictures = spring_ox_pictures(resolved, where, year, book)
     assumptions = [*notes]
@@ -428,8 +418,8 @@ def assemble(
         assumptions.append(f"music: {config().audio.assumption}")
     return m.Program(
         rite=resolved.rite.id,
-        names=tuple(data.get("names", (resolved.rite.id,))),
-        gloss=str(data.get("gloss", "")),
+        names=resolved.rite.names.classical,
+        gloss=resolved.rite.names.gloss,
         place=m.PlaceRef(id=where.id, name=where.name, level=str(where.level)),
         year=year,
         season=season_used,

@@ -10,17 +10,17 @@ from collections.abc import Callable
 
 from dianli.calendar.ganzhi import year_sexagenary
 from dianli.errors import DataError
-from dianli.places.places import Place
+from dianli.places.places import PlaceAt
 from dianli.program.config import config
 from dianli.rites.render import Exhibit as RiteExhibit
 from dianli.rites.resolve import ResolvedRite
 from dianli.spring_ox.figure import spring_ox
 
-Summary = Callable[[Place, int], tuple[str, tuple[str, ...], str]]
+Summary = Callable[[PlaceAt, int], tuple[str, tuple[str, ...], str]]
 """(title, lines, pointer) for a place and year."""
 
 
-def spring_ox_summary(place: Place, year: int) -> tuple[str, tuple[str, ...], str]:
+def spring_ox_summary(place: PlaceAt, year: int) -> tuple[str, tuple[str, ...], str]:
     """The year's ox and god by the place's rule (the gazetteer's), compact; where the almanac rule differs."""
     rule = config().exhibits.spring_ox
     ox = spring_ox(year, place=place.id)

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from icalendar import Calendar, Event
 
 from dianli import __version__
-from dianli.calendar.observances import Occurrence
 from dianli.places.places import Place
+from dianli.rites.observances import Occurrence
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 

@@ -16,6 +16,7 @@ import yaml
 from pydantic import ValidationError
 
 from dianli.errors import DataError, UnknownValueError
+from dianli.rites.check import check_rites
 from dianli.rites.model import Rite, RiteFile
 
 DATA_PACKAGE = "dianli.rites.data"
@@ -99,6 +100,7 @@ def read_all() -> dict[str, Rite]:
                 )
             found[rite.id] = rite
             origin[rite.id] = path.name
+    check_rites(found, origin)
     return found
 
 

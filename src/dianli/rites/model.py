@@ -10,10 +10,13 @@ carried out by :mod:`dianli.rites.expand`; nothing in this module knows any part
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
+from dianli.calendar.date_rules import DateRule as RuleSpec
 from dianli.corpus.cite import Citation
 from dianli.rites.vocabulary import postures
 
@@ -75,12 +78,14 @@ class Element(_Strict):
         """Every citation of the element, the main one first, then ``cites``, then the main quote as
         found in each witness of ``also_in`` (the same words, folded, in the same section)."""
         main = (self.cite,) if self.cite else ()
-        echoes = tuple(
-            Citation(witness=w, quote=self.cite.quote, section=self.cite.section)
-            for w in self.also_in
-            if self.cite
-        )
+        echoes = _echoes(self.cite, self.also_in) if self.cite and self.also_in else ()
         return main + self.cites + echoes
+
+
+@functools.lru_cache(maxsize=8192)
+def _echoes(cite: Citation, witnesses: tuple[str, ...]) -> tuple[Citation, ...]:
+    """The main quote as cited in each witness of ``also_in`` (built once: a citation validates itself)."""
+    return tuple(Citation(witness=w, quote=cite.quote, section=cite.section) for w in witnesses)
 
 
 class Names(Element):
@@ -91,13 +96,40 @@ class Names(Element):
     aliases: tuple[str, ...] = ()
 
 
-class DateRule(Element):
-    """The date rule by name (the calendar implements it) and the calendar observance ids it yields."""
+class TimeOfDay(_Strict):
+    """A time of day the witness gives for the rite (四鼓, 五鼓 …), cited."""
 
+    label: str
+    cite: Citation
+
+
+class Related(_Strict):
+    """A day tied to the rite day (齋戒, 省牲, 習儀 …): ``offsets`` in days (−1 = the day before), cited."""
+
+    id: str
     name: str
-    observances: tuple[str, ...] = ()
+    offsets: tuple[int, ...] = Field(min_length=1)
+    cite: Citation
+
+
+class DateRule(Element):
+    """When the rite is held: one dated observance (``id``, e.g. the spring or the autumn sacrifice) and the
+    calendar rule that yields its days (``rule``, a rule of :mod:`dianli.calendar.date_rules`).
+
+    It is an element like any other: its validity, place scope and witnesses decide where and in whose
+    reading it holds, so the calendar derives every rite's days from the resolved rites. ``scope_cite`` or
+    ``scope_assumption`` says where the scope (places, years) comes from when the rule's own citation
+    does not. ``related`` are the days tied to it, ``time`` a time of day the witness gives."""
+
+    id: str
+    name: str
+    rule: RuleSpec
     text: str | None = None
     gloss: str | None = None
+    related: tuple[Related, ...] = ()
+    time: TimeOfDay | None = None
+    scope_cite: Citation | None = None
+    scope_assumption: str | None = None
 
 
 class Dimension(Element):
@@ -460,3 +492,31 @@ class RiteFile(_Strict):
 
     family: str
     rites: tuple[Rite, ...] = Field(min_length=1)
+
+
+def walk_elements(node: object) -> Iterator[Element]:
+    """Every element inside a model (the node itself first, if it is one), depth first."""
+    for _path, element in walk_paths(node, ""):
+        yield element
+
+
+def walk_paths(node: object, path: str) -> list[tuple[str, Element]]:
+    """(path, element) for every element inside a model, depth first; paths like ``.altars[dongzhe]``."""
+    out: list[tuple[str, Element]] = []
+    _walk(node, path, out)
+    return out
+
+
+def _walk(node: object, path: str, out: list[tuple[str, Element]]) -> None:
+    if isinstance(node, Element):
+        out.append((path, node))
+    if isinstance(node, BaseModel):
+        for name in type(node).model_fields:
+            value = getattr(node, name)
+            if isinstance(value, BaseModel):
+                _walk(value, f"{path}.{name}", out)
+            elif isinstance(value, tuple):
+                for i, item in enumerate(value):
+                    if isinstance(item, BaseModel):
+                        label = getattr(item, "id", None) or i
+                        _walk(item, f"{path}.{name}[{label}]", out)

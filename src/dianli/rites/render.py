@@ -9,7 +9,7 @@ from typing import Any
 
 from dianli.corpus.cite import Citation
 from dianli.rites.model import Element, Step, Venue
-from dianli.rites.resolve import ResolvedRite, preferred_citations
+from dianli.rites.resolve import ResolvedRite, inherited_from, preferred_citations
 from dianli.rites.vocabulary import postures
 
 FULL_SPACE = "\u3000"
@@ -40,9 +40,12 @@ class Exhibit:
 
 def source_label(element: Element, witness: str) -> str:
     """``witness「quote」`` for the first citation (the chosen witness's first), then ``assumption: …``
-    when the element also rests on a reading of ours (or only on it)."""
+    when the element also rests on a reading of ours (or only on it); led by "not stated in W; from V"
+    when the witness read does not state the element and it is inherited from another."""
     cites = preferred_citations(element, witness)
-    bits = [f"{cites[0].witness}「{cites[0].quote}」"] if cites else []
+    source = inherited_from(element, witness)
+    bits = [f"not stated in {witness}; from {source}"] if source else []
+    bits += [f"{cites[0].witness}「{cites[0].quote}」"] if cites else []
     if element.assumption:
         bits.append(f"assumption: {element.assumption}")
     return " · ".join(bits)
@@ -96,6 +99,9 @@ def step_data(number: int, part: str, step: Step, witness: str) -> dict[str, Any
         p = postures()[step.posture]
         data["posture_counts"] = {"kneel": p.kneel, "kowtow": p.kowtow}
     data["citations"] = [_cite_data(c) for c in preferred_citations(step, witness)]
+    source = inherited_from(step, witness)
+    if source:
+        data["inherited_from"] = source
     if step.assumption:
         data["assumption"] = step.assumption
     return data
@@ -108,6 +114,9 @@ def to_data(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> dict[str, Any]
     def dump(el: Element) -> dict[str, Any]:
         d = el.model_dump(exclude_none=True, exclude_defaults=True, exclude={"cite", "cites", "also_in"})
         d["citations"] = [_cite_data(c) for c in preferred_citations(el, w)]
+        source = inherited_from(el, w)
+        if source:
+            d["inherited_from"] = source
         return d
 
     plan = {"plan": dump(r.plan)} if r.plan else {}

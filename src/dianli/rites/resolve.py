@@ -1,8 +1,10 @@
 """Resolving a rite for (place, year, witness): the governing witness's reading and the rules in force.
 
 An element is in force when the year lies in its ``from_year``..``until_year``, the place matches its
-``places`` (by id, name or alias) and its ``place_levels``, and the witness is one of its ``witnesses``
-(when it names any). The place's governing witness is used unless another is asked for.
+``places`` (by id, name or alias) and its ``place_levels`` (as the unit stood that year), and, when it
+names ``witnesses``, its reading is the one the witness follows (see :class:`Scope`). The witness that
+governs the place that year (:mod:`dianli.places.governs`) is used unless another is asked for; its
+reading is the shared base plus its own readings (:mod:`dianli.rites.readings`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
-from dianli.places.places import Place, check_place_year, get_place
+from dianli.places.governs import governing_witness
+from dianli.places.places import PlaceAt, get_place, place_at
 from dianli.rites.expand import Expander, NumberedStep, number
 from dianli.rites.load import all_rites
 from dianli.rites.model import (
@@ -33,22 +36,58 @@ from dianli.rites.model import (
     Text,
     Venue,
     Vessel,
+    walk_elements,
 )
+from dianli.rites.readings import reading_chain, rites_for, translation_family, witnesses_with_rite
 from dianli.rites.vocabulary import place_levels
 
 FIRST_YEAR = 1644
 LAST_YEAR = 1911
 T = TypeVar("T", bound=Element)
-RITE_WITNESSES = ("fujian-tongzhi-14", "taiwan-fuzhi-9", "tingzhou-fuzhi", "fujian-tongzhi-14-modern")
+
+
+@functools.cache
+def _variant_witnesses() -> dict[tuple[str, str], frozenset[str]]:
+    """(rite id, variant label) → the witnesses that some reading of that point names."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for rite in all_rites().values():
+        for element in walk_elements(rite):
+            if element.variant is not None and element.witnesses:
+                found.setdefault((rite.id, element.variant), set()).update(element.witnesses)
+    return {key: frozenset(value) for key, value in found.items()}
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Where, when and in whose reading a rite is resolved."""
+    """Where, when and in whose reading a rite is resolved.
 
-    place: Place
+    ``order`` is the witness's reading chain (itself, its base, their translations; see
+    :func:`dianli.rites.readings.reading_chain`) — followed by every other witness when the witness and its
+    translations do not hold the rite at all (it is read wholly from the others). Where witnesses give a
+    point different readings (elements sharing a ``variant`` label), the first witness of ``order`` that
+    reads it decides: a witness that does not state the point inherits its base's reading instead of
+    getting none; a witness that holds the rite and whose chain reads the point nowhere has none of it
+    (崇聖祠's 先儒朱氏, a reading of 臺灣府志 alone). An element restricted to some witnesses without a ``variant`` label (a step only one text
+    has) is kept when one of them is in the witness's own chain."""
+
+    place: PlaceAt
     year: int
     witness: str
+    rite_id: str = ""
+    order: tuple[str, ...] = ()
+
+    @property
+    def chain(self) -> tuple[str, ...]:
+        return reading_chain(self.witness)
+
+    def reader(self, element: Element) -> str | None:
+        """The witness whose reading of the element's point is used (None: the element names none)."""
+        if not element.witnesses:
+            return None
+        if element.variant is None:
+            return next((w for w in self.chain if w in element.witnesses), None)
+        mentioned = _variant_witnesses().get((self.rite_id, element.variant), frozenset(element.witnesses))
+        return next((w for w in self.order or self.chain if w in mentioned), None)
 
     def keeps(self, element: Element) -> bool:
         """Whether the element is in force for this scope."""
@@ -56,9 +95,9 @@ class Scope:
             return False
         if element.until_year is not None and self.year > element.until_year:
             return False
-        if element.witnesses and self.witness not in element.witnesses:
+        if element.witnesses and self.reader(element) not in element.witnesses:
             return False
-        if element.places and not any(_same_place(name, self.place) for name in element.places):
+        if element.places and not any(_same_place(name, self.place.id) for name in element.places):
             return False
         if element.place_levels:
             table = place_levels()
@@ -71,8 +110,17 @@ class Scope:
 
 
 @functools.cache
-def _same_place(name: str, place: Place) -> bool:
-    return get_place(name).id == place.id
+def _same_place(name: str, place_id: str) -> bool:
+    return get_place(name).id == place_id
+
+
+def inherited_from(element: Element, witness: str) -> str | None:
+    """None when ``witness`` states the element (it cites it, or the element is its reading); else the
+    witness it comes from — shown to readers as "not stated in W; from V"."""
+    cited = tuple(c.witness for c in element.citations)
+    if witness in element.witnesses or witness in cited:
+        return None
+    return next(iter(element.witnesses or cited), None)
 
 
 @dataclass(frozen=True)
@@ -80,7 +128,7 @@ class ResolvedRite:
     """A rite as performed at one place in one year, in one witness's reading."""
 
     rite: Rite
-    place: Place
+    place: PlaceAt
     year: int
     witness: str
     governing_witness: str
@@ -139,37 +187,76 @@ def preferred_citations(element: Element, witness: str) -> tuple[Citation, ...]:
     return tuple(c for c in cites if c.witness == witness) + tuple(c for c in cites if c.witness != witness)
 
 
-def _kept(items: tuple[T, ...], scope: Scope) -> tuple[T, ...]:
-    return tuple(item for item in items if scope.keeps(item))
+def kept_in_scope(items: tuple[T, ...], scope: Scope) -> tuple[T, ...]:
+    """The items in force for the scope; within a point the readings differ on (a ``variant`` label), an
+    item scoped to the place replaces those that are not (淡水's own 厲壇 day replaces the general ones)."""
+    kept = tuple(item for item in items if scope.keeps(item))
+    local = {item.variant for item in kept if item.variant is not None and item.places}
+    if not local:
+        return kept
+    return tuple(item for item in kept if item.places or item.variant not in local)
 
 
-def _check(year: int, witness: str | None) -> None:
+def check_year(year: int) -> None:
     if not FIRST_YEAR <= year <= LAST_YEAR:
         raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{LAST_YEAR}")
-    if witness is not None and witness not in witness_ids():
+
+
+def check_witness(witness: str) -> str:
+    if witness not in witness_ids():
         raise UnknownValueError("witness", witness, witness_ids())
+    return witness
 
 
 def resolve_rite(rite: str, place: str, year: int, witness: str | None = None) -> ResolvedRite:
     """The rite ``rite`` (id or name) at ``place`` in ``year``, in ``witness``'s reading (default: the
-    place's governing witness)."""
-    _check(year, witness)
+    witness that governs the place that year).
+
+    A witness asked for by name must hold the rite (itself, or the text it translates or that translates
+    it, cites the rite or gives a reading of it); otherwise the error names the witnesses that do. The governing witness, asked for by default, may lack a rite
+    held at its place (a fragment): then the rite's other readings stand in and every element says so."""
+    check_year(year)
+    if witness is not None:
+        check_witness(witness)
     rite_id = find_rite(rite)
-    where = get_place(place)
-    check_place_year(where, year)
-    return _resolve(rite_id, where.id, year, witness or where.witness)
+    where = place_at(place, year)
+    if witness is not None:
+        holders = witnesses_with_rite(rite_id)
+        if not any(w in holders for w in translation_family(witness)):
+            raise UnknownValueError(
+                f"witness for rite {rite_id!r} (this witness does not have it)", witness, holders
+            )
+    return _resolve(rite_id, where.id, year, witness)
 
 
 @functools.lru_cache(maxsize=4096)
-def _resolve(rite_id: str, place_id: str, year: int, witness: str) -> ResolvedRite:
-    return resolve_with(all_rites(), rite_id, get_place(place_id), year, witness)
+def _resolve(rite_id: str, place_id: str, year: int, witness: str | None) -> ResolvedRite:
+    where = place_at(place_id, year)
+    governing = governing_witness(place_id, year)
+    return resolve_with(
+        rites_for(witness or governing), rite_id, where, year, witness or governing, governing
+    )
+
+
+def scope_for(rite_id: str, place: PlaceAt, year: int, witness: str) -> Scope:
+    """The scope of a rite at a place in a year in a witness's reading (see :class:`Scope`)."""
+    chain = reading_chain(witness)
+    holders = witnesses_with_rite(rite_id) if rite_id in all_rites() else ()
+    if any(w in holders for w in translation_family(witness)):
+        return Scope(place, year, witness, rite_id, chain)
+    return Scope(place, year, witness, rite_id, chain + tuple(w for w in witness_ids() if w not in chain))
 
 
 def resolve_with(
-    rites: Mapping[str, Rite], rite_id: str, place: Place, year: int, witness: str
+    rites: Mapping[str, Rite],
+    rite_id: str,
+    place: PlaceAt,
+    year: int,
+    witness: str,
+    governing: str | None = None,
 ) -> ResolvedRite:
     """Resolve against a given set of rites (no caching): the engine behind :func:`resolve_rite`."""
-    scope = Scope(place, year, witness)
+    scope = scope_for(rite_id, place, year, witness)
     expander = Expander(rites, scope.keeps)
     effective = expander.rite(rite_id)
     if not scope.keeps(effective):
@@ -178,7 +265,7 @@ def resolve_with(
         raise UnknownValueError(
             f"place/year for rite {rite_id!r} (performed at {where}, {span})",
             f"{place.name} {year}",
-            effective.places,
+            effective.places or [f"any place, {span}"],
         )
     steps = number(expander.sequence(rite_id))
     return ResolvedRite(
@@ -186,17 +273,17 @@ def resolve_with(
         place=place,
         year=year,
         witness=witness,
-        governing_witness=place.witness,
+        governing_witness=governing or witness,
         steps=steps,
-        officiants=_kept(effective.officiants, scope),
-        roles=_kept(effective.roles, scope),
-        preparations=_kept(effective.preparations, scope),
-        vessels=_kept(effective.vessels, scope),
-        foods=_kept(effective.foods, scope),
-        altars=_kept(effective.altars, scope),
+        officiants=kept_in_scope(effective.officiants, scope),
+        roles=kept_in_scope(effective.roles, scope),
+        preparations=kept_in_scope(effective.preparations, scope),
+        vessels=kept_in_scope(effective.vessels, scope),
+        foods=kept_in_scope(effective.foods, scope),
+        altars=kept_in_scope(effective.altars, scope),
         plan=effective.plan if effective.plan is None or scope.keeps(effective.plan) else None,
-        tablets=_kept(effective.tablets, scope),
-        texts=_kept(effective.texts, scope),
-        date_rules=_kept(effective.date_rule, scope),
-        venues=_kept(effective.venue, scope),
+        tablets=kept_in_scope(effective.tablets, scope),
+        texts=kept_in_scope(effective.texts, scope),
+        date_rules=kept_in_scope(effective.date_rule, scope),
+        venues=kept_in_scope(effective.venue, scope),
     )

@@ -4,7 +4,7 @@ The rite schema (:mod:`dianli.rites.model`) describes how rites are performed; i
 buildings. This module holds that list: for each place, its temples (name, location, status) and, for
 each temple, the witness's clauses about it in order — dated events (founding, repairs, titles, with the
 reign year and its Gregorian year), other locations (「一在…」) and plain notes. The data is
-``data/temples/cisi.yaml``; every element cites its clause of taiwan-fuzhi-9.
+``data/temples/cisi.yaml``; every element cites its clause of the witness (its ``cite``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,269 @@
+"""The ritual calendar of a place and a year, derived from the rites' own date rules.
+
+A rite's ``date_rule`` elements (one per observance: the spring and the autumn sacrifice …) are the one
+source of truth for when it is held. They are resolved like every element — by year, by place as the unit
+stood that year, and in the reading of the witness that governs the place (or one asked for) — and their
+days computed with :mod:`dianli.calendar.date_rules`, with the related days (齋戒, 省牲, 習儀 …). Every
+rite of the rite data is in the calendar; nothing here names one.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from dianli.calendar.date_rules import Default, Open, Overrides, RuleDate
+from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
+from dianli.corpus.cite import Citation
+from dianli.errors import DataError, OutOfRangeError, UnknownValueError
+from dianli.places.governs import governing_witness
+from dianli.places.places import Place, PlaceAt, place_at
+from dianli.rites.load import all_rites
+from dianli.rites.model import DateRule, Rite
+from dianli.rites.readings import rites_for
+from dianli.rites.resolve import FIRST_YEAR, LAST_YEAR, check_witness, find_rite, kept_in_scope, scope_for
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """One dated (or undatable) entry of a place's ritual calendar."""
+
+    observance_id: str
+    rite: str
+    name: str
+    day: date | None
+    chinese_date: ChineseDate | None
+    source: DateSource | None
+    cite: Citation
+    part: str | None = None  # None for the rite itself, else the related id (zhaijie, shengsheng …)
+    time_label: str | None = None
+    notes: tuple[str, ...] = field(default=())
+    assumption: str | None = None
+    open_reason: str | None = None
+    rule_text: str | None = None
+    """The witness's words for this observance's day (春祭清明日), when the data gives them."""
+
+    @property
+    def weekday(self) -> str | None:
+        return self.day.strftime("%A") if self.day else None
+
+
+def _citation_for(rule: DateRule, witness: str) -> Citation:
+    """The rule's citation in ``witness`` if it states the rule, else its main one."""
+    cites = rule.citations
+    found = next((c for c in cites if c.witness == witness), None)
+    if found is not None:
+        return found
+    if cites:
+        return cites[0]
+    raise DataError(f"date rule {rule.id!r}: needs a citation (it rests only on an assumption)")
+
+
+def _date_rules(table: Mapping[str, Rite], rite_id: str) -> tuple[DateRule, ...]:
+    """The rite's own date rules, or those of the rite it extends (the first in the chain that sets any)."""
+    seen: list[str] = []
+    current: str | None = rite_id
+    while current is not None and current not in seen:
+        seen.append(current)
+        rite = table[current]
+        if "date_rule" in rite.model_fields_set:
+            return rite.date_rule
+        current = rite.extends
+    return ()
+
+
+@functools.cache
+def _rules_of(witness: str, rite_id: str) -> tuple[Rite, tuple[DateRule, ...]]:
+    rites = rites_for(witness)
+    return rites[rite_id], _date_rules(rites, rite_id)
+
+
+def all_observances() -> tuple[DateRule, ...]:
+    """Every date rule of the base rite data (each an observance), in rite order."""
+    out: list[DateRule] = []
+    for rite_id in all_rites():
+        out.extend(_date_rules(all_rites(), rite_id))
+    return tuple(out)
+
+
+def authority_days() -> dict[str, str]:
+    """The days the sources leave to an authority (a rule of kind ``default``): the key a user gives the
+    real day under (``dianli calendar --day KEY=DATE``) → the observance and why it is left open."""
+    found: dict[str, str] = {}
+    for rule in all_observances():
+        if isinstance(rule.rule, Default):
+            found.setdefault(rule.rule.override_key, f"{rule.name}: {rule.rule.assumption}")
+    return found
+
+
+def parse_authority_days(given: Iterable[str], years: int, parse: Callable[[str], date]) -> dict[str, date]:
+    """``KEY=DATE`` pairs (the day an authority chose) → overrides; one year at a time, since the day
+    differs every year. Errors name the bad pair and list the accepted keys."""
+    accepted = authority_days()
+    out: dict[str, date] = {}
+    for pair in given:
+        key, sep, day = pair.partition("=")
+        if not sep or key.strip() not in accepted:
+            raise UnknownValueError(
+                "--day KEY=DATE", pair, [f"{k}=YYYY-MM-DD ({v})" for k, v in accepted.items()]
+            )
+        if years != 1:
+            raise OutOfRangeError("--day", pair, "a single YEAR (the day differs every year)")
+        out[key.strip()] = parse(day.strip())
+    return out
+
+
+def rules_in_force(rite_id: str, place: PlaceAt, year: int, witness: str) -> tuple[DateRule, ...]:
+    """The date rules of a rite in force at a place in a year, in a witness's reading ((): not held)."""
+    rite, rules = _rules_of(witness, rite_id)
+    scope = scope_for(rite_id, place, year, witness)
+    if not scope.keeps(rite):
+        return ()
+    return kept_in_scope(rules, scope)
+
+
+CALENDAR_LAST_YEAR = 2200
+"""The calendar runs past the dynasty on computed dates (some rites are still held): up to 2200, the end
+of the almanac computation's range."""
+
+_RULE_DATES: dict[tuple[str, str, int, str | None], tuple[RuleDate, ...]] = {}
+_CALENDARS: dict[tuple[tuple[int, ...], str, int, bool], tuple[Occurrence, ...]] = {}
+_CALENDARS_MAX = 8192
+
+
+def clear_memo() -> None:
+    """Forget the memoised rule days and shared calendars (for benchmarks and tests)."""
+    _CALENDARS.clear()
+    _RULE_DATES.clear()
+
+
+def _rule_dates(rite_id: str, rule: DateRule, year: int, place: PlaceAt) -> tuple[RuleDate, ...]:
+    """The days of one rule in one year (memoised): the same at every place unless the rule is
+    place-dependent (an eclipse seen there)."""
+    spec = rule.rule
+    key = (rite_id, rule.id, year, place.id if spec.place_dependent else None)
+    found = _RULE_DATES.get(key)
+    if found is None:
+        found = _RULE_DATES[key] = spec.dates_at(year, {}, place)
+    return found
+
+
+def _occurrence(rite_id: str, rule: DateRule, witness: str, rd: RuleDate) -> Occurrence:
+    return Occurrence(
+        observance_id=rule.id,
+        rite=rite_id,
+        name=rule.name,
+        day=rd.day,
+        chinese_date=to_chinese(rd.day),
+        source=rd.source,
+        cite=_citation_for(rule, witness),
+        time_label=rd.time_label or (rule.time.label if rule.time else None),
+        notes=rd.notes,
+        assumption=rd.assumption,
+        rule_text=rule.text,
+    )
+
+
+def _related(rite_id: str, rule: DateRule, rd: RuleDate) -> Iterable[Occurrence]:
+    for rel in rule.related:
+        for offset in rel.offsets:
+            day = rd.day + timedelta(days=offset)
+            yield Occurrence(
+                observance_id=rule.id,
+                rite=rite_id,
+                name=f"{rel.name}（{rule.name}）",
+                day=day,
+                chinese_date=to_chinese(day),
+                source=rd.source,
+                cite=rel.cite,
+                part=rel.id,
+                notes=(f"{offset:+d} day(s) from {rd.day.isoformat()}",),
+                assumption=rd.assumption,
+            )
+
+
+def _order(occ: Occurrence) -> tuple[date, bool, str]:
+    return (occ.day or date.min, occ.part is None, occ.observance_id)
+
+
+def observances_for(
+    place: Place | PlaceAt | str,
+    year: int,
+    rites: Iterable[str] | None = None,
+    overrides: Overrides | None = None,
+    include_related: bool = True,
+    witness: str | None = None,
+) -> tuple[Occurrence, ...]:
+    """Every observance of ``year`` at ``place`` (optionally only some rites, by id or name), sorted by
+    day; undatable ones (an edict's arrival, a day the witnesses do not give) come last with their reason.
+
+    The rules are those of the resolved rites in the reading of the witness that governs the place that
+    year (or ``witness``). Without overrides, the days of rules that do not depend on the place are
+    computed once per year and shared (the entries are immutable)."""
+    if not FIRST_YEAR <= year <= CALENDAR_LAST_YEAR:
+        raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{CALENDAR_LAST_YEAR}")
+    # After the dynasty the days of the rites still held are computed for the place as it stood in its last
+    # Qing year; a place that left Qing rule earlier (Taiwan, 1895) is an error naming the cession.
+    unit = place_at(place if isinstance(place, str) else place.id, min(year, LAST_YEAR))
+    reader = check_witness(witness) if witness is not None else governing_witness(unit.id, unit.year)
+    wanted = tuple(dict.fromkeys(find_rite(r) for r in rites)) if rites is not None else tuple(all_rites())
+    chosen = [(rite_id, rule) for rite_id in wanted for rule in rules_in_force(rite_id, unit, year, reader)]
+    given: Overrides = overrides or {}
+    if given:
+        dated, undated = _calendar(chosen, unit, year, reader, include_related, given)
+        return (*dated, *undated)
+    shared = [(r, rule) for r, rule in chosen if not rule.rule.place_dependent]
+    local = [(r, rule) for r, rule in chosen if rule.rule.place_dependent]
+    key = (tuple(id(rule) for _, rule in shared), reader, year, include_related)
+    found = _CALENDARS.get(key)
+    if found is None:
+        if len(_CALENDARS) >= _CALENDARS_MAX:
+            _CALENDARS.clear()
+        dated, undated = _calendar(shared, unit, year, reader, include_related, given)
+        found = _CALENDARS[key] = (*dated, *undated)
+    if not local:
+        return found
+    here, here_undated = _calendar(local, unit, year, reader, include_related, given)
+    split = sum(1 for o in found if o.day is not None)
+    merged = sorted((*found[:split], *here), key=_order)
+    return (*merged, *found[split:], *here_undated)
+
+
+def _calendar(
+    chosen: list[tuple[str, DateRule]],
+    place: PlaceAt,
+    year: int,
+    witness: str,
+    include_related: bool,
+    given: Overrides,
+) -> tuple[tuple[Occurrence, ...], tuple[Occurrence, ...]]:
+    """(dated occurrences sorted by day, undatable ones)."""
+    dated: list[Occurrence] = []
+    undated: list[Occurrence] = []
+    for rite_id, rule in chosen:
+        if isinstance(rule.rule, Open):
+            undated.append(
+                Occurrence(
+                    rule.id,
+                    rite_id,
+                    rule.name,
+                    None,
+                    None,
+                    None,
+                    _citation_for(rule, witness),
+                    open_reason=rule.rule.reason,
+                    rule_text=rule.text,
+                )
+            )
+            continue
+        days = (
+            _rule_dates(rite_id, rule, year, place) if not given else rule.rule.dates_at(year, given, place)
+        )
+        for rd in days:
+            dated.append(_occurrence(rite_id, rule, witness, rd))
+            if include_related:
+                dated.extend(_related(rite_id, rule, rd))
+    dated.sort(key=_order)
+    return tuple(dated), tuple(undated)

@@ -1,0 +1,156 @@
+"""Readings: a witness's reading of a rite is the shared base plus what that witness states differently.
+
+The shared base is the rite data of this package (``data/*.yaml``), where points the witnesses read
+differently carry ``witnesses`` and ``variant`` labels. A witness folder may add ``readings/*.yaml``: rite
+files whose rites are *patches* of base rites, holding only what the witness states differently. A field
+given there replaces the base's field, except ``parts`` and ``altars``, which merge by id (a part or an
+altar of the same id replaces the base's; a new one is added), and ``overrides``, which are appended.
+
+A witness reads through its *reading chain*: itself, then its ``base`` (by default the witness it
+translates), and so on; after each, the translations of it (a translation stands for its original where
+the original is lost). The readings of every witness of the chain apply, the farthest first.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from dianli.corpus.witnesses import manifest, reading_files
+from dianli.errors import DataError, UnknownValueError
+from dianli.rites.load import all_rites, schema_error
+from dianli.rites.model import Rite, RiteFile, walk_elements
+
+MERGED_BY_ID = ("parts", "altars")
+"""Fields of a rite that a reading merges item by item (by ``id``) instead of replacing."""
+READING_KEYS = frozenset({"rites"})
+
+
+@functools.cache
+def reading_chain(witness: str) -> tuple[str, ...]:
+    """The witness, its base, their bases …, each followed by the witnesses that translate it."""
+    infos = {info.id: info for info in manifest()}
+    if witness not in infos:
+        raise UnknownValueError("witness", witness, infos)
+    chain: list[str] = []
+    current: str | None = witness
+    while current is not None and current not in chain:
+        chain.append(current)
+        for info in infos.values():
+            if info.translation_of == current and info.id not in chain:
+                chain.append(info.id)
+        current = infos[current].base or infos[current].translation_of
+    return tuple(chain)
+
+
+def _merge_by_id(base: list[Any], given: list[Any]) -> list[Any]:
+    out = list(base)
+    for item in given:
+        ident = item.get("id") if isinstance(item, dict) else None
+        at = next((i for i, b in enumerate(out) if ident is not None and b.get("id") == ident), None)
+        if at is None:
+            out.append(item)
+        else:
+            out[at] = item
+    return out
+
+
+def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
+    """The base rite with a reading's fields: given fields replace, parts/altars merge by id."""
+    unknown = sorted(set(patch) - set(Rite.model_fields) - {"with"})
+    if unknown:
+        raise DataError(
+            f"{where}: rite {base.id!r}: unknown field {unknown[0]!r}; accepted: {', '.join(Rite.model_fields)}"
+        )
+    merged = base.model_dump(by_alias=True, exclude_unset=True)
+    for key, value in patch.items():
+        if key == "id":
+            continue
+        if key in MERGED_BY_ID and isinstance(value, list):
+            merged[key] = _merge_by_id(list(merged.get(key, [])), value)
+        elif key == "overrides" and isinstance(value, list):
+            merged[key] = [*merged.get(key, []), *value]
+        else:
+            merged[key] = value
+    raw = {"family": "reading", "rites": [merged]}
+    try:
+        return RiteFile.model_validate(raw).rites[0]
+    except ValidationError as exc:
+        raise schema_error(where, raw, exc) from None
+
+
+def _patches(path: Path) -> list[dict[str, Any]]:
+    where = str(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise DataError(f"{where}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict) or not isinstance(raw.get("rites"), list):
+        raise DataError(f"{where}: a reading file is a mapping with 'rites:' (a list of rite patches)")
+    unknown = sorted(set(raw) - READING_KEYS)
+    if unknown:
+        raise DataError(f"{where}: unknown key {unknown[0]!r}; accepted: {', '.join(sorted(READING_KEYS))}")
+    patches: list[dict[str, Any]] = []
+    for index, patch in enumerate(raw["rites"]):
+        if not isinstance(patch, dict) or "id" not in patch:
+            raise DataError(f"{where}: rite #{index + 1}: a reading needs the 'id' of the base rite it reads")
+        patches.append(patch)
+    return patches
+
+
+@functools.cache
+def own_readings(witness: str) -> dict[str, tuple[tuple[str, dict[str, Any]], ...]]:
+    """rite id → (file, patch) of the witness's own reading files, checked against the base rite ids."""
+    base = all_rites()
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for path in reading_files(witness):
+        for patch in _patches(path):
+            rite_id = str(patch["id"])
+            if rite_id not in base:
+                raise DataError(
+                    f"{path}: rite {rite_id!r}: no such base rite; accepted: {', '.join(sorted(base))}"
+                )
+            found.setdefault(rite_id, []).append((str(path), patch))
+    return {rite_id: tuple(items) for rite_id, items in found.items()}
+
+
+@functools.cache
+def rites_for(witness: str) -> Mapping[str, Rite]:
+    """Every rite as ``witness`` reads it: the base with the readings of its chain (farthest first)."""
+    rites = dict(all_rites())
+    for member in reversed(reading_chain(witness)):
+        for rite_id, patches in own_readings(member).items():
+            for where, patch in patches:
+                rites[rite_id] = apply_reading(rites[rite_id], patch, where)
+    return rites
+
+
+@functools.cache
+def translation_family(witness: str) -> tuple[str, ...]:
+    """The witness, the witness it translates and the witnesses that translate it: one text in several
+    forms (a translation stands for the part of its original that is lost)."""
+    infos = {info.id: info for info in manifest()}
+    if witness not in infos:
+        raise UnknownValueError("witness", witness, infos)
+    original = infos[witness].translation_of
+    family = [witness, *([original] if original else [])]
+    family += [i.id for i in infos.values() if i.translation_of in family and i.id not in family]
+    return tuple(family)
+
+
+@functools.cache
+def witnesses_with_rite(rite_id: str) -> tuple[str, ...]:
+    """The witnesses that hold a rite: cited anywhere in its base data, or giving a reading of it."""
+    base = all_rites()
+    if rite_id not in base:
+        raise UnknownValueError("rite", rite_id, sorted(base))
+    cited = {c.witness for e in walk_elements(base[rite_id]) for c in e.citations}
+    cited.update(w for e in walk_elements(base[rite_id]) for w in e.witnesses)
+    order = [info.id for info in manifest()]
+    cited.update(w for w in order if rite_id in own_readings(w))
+    return tuple(w for w in order if w in cited)

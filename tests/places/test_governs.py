@@ -1,0 +1,42 @@
+"""Which witness governs a place in a year: from its date, through the unit's parents that year, until a
+later witness takes over; the earliest stands in before any was written."""
+
+from __future__ import annotations
+
+import pytest
+
+from dianli.api import DianliError, governance, governing_witness
+from dianli.places.governs import governed_by
+
+
+@pytest.mark.parametrize(
+    ("place", "year", "witness", "unit", "stands_in"),
+    [
+        ("福州府", 1752, "fujian-tongzhi-14", "fujian", False),
+        ("泉州府", 1752, "fujian-tongzhi-14", "fujian", False),  # through its province
+        ("晉江縣", 1830, "fujian-tongzhi-14", "fujian", False),  # a county, through 泉州府 and 福建
+        ("臺灣府", 1752, "taiwan-fuzhi-9", "taiwan-fu", False),
+        ("彰化縣", 1752, "taiwan-fuzhi-9", "zhanghua", False),
+        ("長汀縣", 1752, "tingzhou-fuzhi", "tingzhou", False),  # through its prefecture
+        ("汀州府", 1745, "fujian-tongzhi-14", "fujian", False),  # before 汀州府志, the 通志 governs
+        ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1747): the 通志 (1737)
+        ("臺灣府", 1690, "taiwan-fuzhi-9", "taiwan-fu", True),  # before any: the nearest's earliest
+        ("福州府", 1700, "fujian-tongzhi-14", "fujian", True),
+        ("臺南府", 1890, "taiwan-fuzhi-9", "taiwan-fu", False),  # the renamed 臺灣府 keeps its gazetteer
+    ],
+)
+def test_governance(place: str, year: int, witness: str, unit: str, stands_in: bool) -> None:
+    found = governance(place, year)
+    assert (found.witness, found.unit, found.stands_in) == (witness, unit, stands_in)
+    assert governing_witness(place, year) == witness
+    assert witness in found.note and found.source
+
+
+def test_the_translation_governs_nothing() -> None:
+    assert governed_by("fujian-tongzhi-14-modern") == ()
+    assert "taiwan-fu" in governed_by("taiwan-fuzhi-9")
+
+
+def test_after_the_cession_is_an_error() -> None:
+    with pytest.raises(DianliError, match="1895"):
+        governance("臺灣府", 1896)
