@@ -41,3 +41,29 @@ def test_only_interfaces_import_the_facade(path: Path) -> None:
 def test_every_exported_name_exists() -> None:
     assert [n for n in dianli.api.__all__ if not hasattr(dianli.api, n)] == []
     assert len(set(dianli.api.__all__)) == len(dianli.api.__all__)
+
+
+WEB = sorted((ROOT / "web").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", WEB, ids=[p.relative_to(ROOT).as_posix() for p in WEB])
+def test_the_web_app_imports_only_the_facade(path: Path) -> None:
+    """The web app is an interface: of dianli it imports the facade, its own package and the version."""
+    allowed = {"dianli.api", "dianli.web", "dianli"}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("dianli"):
+            assert node.module in allowed, f"{path.name} imports {node.module}"
+            if node.module == "dianli":
+                assert {a.name for a in node.names} <= {"__version__"}, path.name
+
+
+def test_no_witness_rite_or_place_id_in_python() -> None:
+    """Witness, rite and place ids are data: grep finds none of them quoted in Python under src/."""
+    from dianli.api import all_places, all_rites, witness_ids
+
+    ids = {*witness_ids(), *all_rites(), *(p.id for p in all_places())}
+    found = []
+    for path in ROOT.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.relative_to(ROOT)}: {i}" for i in ids if f'"{i}"' in text or f"'{i}'" in text]
+    assert found == []

@@ -185,6 +185,7 @@ from dianli.places.places import (
     QingRuleEnd,
     all_places,
     children_of,
+    default_place,
     get_place,
     place_at,
     place_names,
@@ -201,8 +202,10 @@ from dianli.program.config import season_ids as program_seasons
 from dianli.program.exhibits import exhibit_names, rite_exhibits
 from dianli.program.export import booklet_name
 from dianli.program.export import to_json as program_json
+from dianli.program.html import environment as booklet_environment
 from dianli.program.html import render_booklet
 from dianli.program.model import Program
+from dianli.program.textview import section_segments, translation_segments
 from dianli.rites.expand import NumberedStep, Placed, expand
 from dianli.rites.export import occurrence_record, to_ical
 from dianli.rites.load import all_rites, parse_rite_file
@@ -341,6 +344,7 @@ __all__: list[str] = [
     "assemble_program",
     "authority_days",
     "beijing_apparent_time",
+    "booklet_environment",
     "booklet_name",
     "branch_element",
     "branch_polarity",
@@ -369,6 +373,7 @@ __all__: list[str] = [
     "date_clause",
     "day_sexagenary",
     "default_huangzhong_hz",
+    "default_place",
     "default_timing",
     "default_tuning",
     "describe_day",
@@ -470,6 +475,7 @@ __all__: list[str] = [
     "section_defs",
     "section_figures",
     "section_ids",
+    "section_segments",
     "sections",
     "solar_term",
     "solar_terms",
@@ -488,6 +494,7 @@ __all__: list[str] = [
     "to_chinese",
     "to_gregorian",
     "to_ical",
+    "translation_segments",
     "wanshou_dates",
     "witness_ids",
     "witnesses_with_rite",

@@ -367,10 +367,20 @@ _UNKNOWN_SOURCE = _period(
     ],
 )
 def test_data_errors_name_the_element_and_the_value(places: list[dict[str, Any]], fragment: str) -> None:
-    data = _PlacesFile.model_validate({"sources": [_SOURCE], "places": places})
+    data = _PlacesFile.model_validate(
+        {"default_place": places[0]["id"], "sources": [_SOURCE], "places": places}
+    )
     with pytest.raises(DataError) as err:
         _check(data)
     assert "dianli/places/data/places.yaml" in str(err.value) and fragment in str(err.value)
+
+
+def test_the_default_place_must_exist() -> None:
+    data = _PlacesFile.model_validate(
+        {"default_place": "nowhere", "sources": [_SOURCE], "places": [_PROVINCE]}
+    )
+    with pytest.raises(DataError, match="default_place: unknown place id 'nowhere'"):
+        _check(data)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from dianli.api import (
     OutOfRangeError,
     Place,
     beijing_apparent_time,
+    default_place,
     describe_day,
     double_hour,
     get_place,
@@ -144,8 +145,11 @@ def _print_year(place: Place, year: int, occurrences: tuple[Occurrence, ...]) ->
 @run_guarded
 def calendar_command(
     year: int | None = typer.Argument(None, help="Year (the Chinese year whose 正月初一 falls in it)."),
-    place_name: str = typer.Option(
-        "福州府", "--place", "-p", help="Place id or name (福州府, 臺灣府, 汀州府 …)."
+    place_name: str | None = typer.Option(
+        None,
+        "--place",
+        "-p",
+        help="Place id or name (福州府, 臺灣府, 汀州府 …); default: the provincial capital.",
     ),
     rites: Annotated[
         list[str] | None,
@@ -190,7 +194,8 @@ def calendar_command(
     for y in (years[0], years[-1]):
         if not FIRST_YEAR <= y <= LAST_YEAR:
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
-    place = get_place(place_name, years[0])  # a name means the unit that bore it in the first year
+    # a name means the unit that bore it in the first year
+    place = get_place(place_name, years[0]) if place_name is not None else default_place()
     overrides = parse_authority_days(days or (), len(years), parse_day)
     results: list[tuple[int, tuple[Occurrence, ...]]] = []
     if len(years) > 1:

@@ -12,6 +12,7 @@ from dianli.api import (
     ECLIPSE_ASSUMPTIONS,
     LocalCircumstances,
     PlaceAt,
+    default_place,
     eclipses_in_year,
     ephemeris_label,
     get_place,
@@ -104,13 +105,17 @@ def eclipses_command(
         ..., help="Gregorian year (1600–2200): eclipses whose greatest instant falls in it."
     ),
     place_name: Annotated[
-        str, typer.Option("--place", "-p", help="Place id or name (福州府, 臺灣府 …).")
-    ] = "福州府",
+        str | None,
+        typer.Option(
+            "--place", "-p", help="Place id or name (福州府, 臺灣府 …); default: the provincial capital."
+        ),
+    ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json.")] = Format.text,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
 ) -> None:
     """Solar and lunar eclipses of a year with their local circumstances, and whether 救護 is held there."""
-    place = get_place(place_name, year).nearest(year)  # the seat of that year (or the nearest it had)
+    unit = get_place(place_name, year) if place_name is not None else default_place()
+    place = unit.nearest(year)  # the seat of that year (or the nearest it had)
     found = [local_circumstances(e, place.latitude_deg, place.longitude_deg) for e in eclipses_in_year(year)]
     if fmt is Format.json:
         payload = {

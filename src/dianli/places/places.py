@@ -276,6 +276,7 @@ class QingRuleEnd(_Strict):
 
 
 class _PlacesFile(_Strict):
+    default_place: str
     sources: tuple[Source, ...] = Field(min_length=1)
     qing_rule_ends: tuple[QingRuleEnd, ...] = ()
     places: tuple[Place, ...] = Field(min_length=1)
@@ -290,6 +291,8 @@ def _fail(element: str, problem: str) -> DataError:
 
 def _check(data: _PlacesFile) -> None:
     """Every cross reference of the file: sources, parents (in every year), endings, names, aliases."""
+    if data.default_place not in {p.id for p in data.places}:
+        raise _fail("default_place", f"unknown place id {data.default_place!r}")
     source_ids = [s.id for s in data.sources]
     if len(set(source_ids)) != len(source_ids):
         raise _fail("sources", "duplicate source ids")
@@ -452,6 +455,11 @@ def check_year(year: int) -> int:
     if not first <= year <= last:
         raise OutOfRangeError("year", year, f"{first}..{last}")
     return year
+
+
+def default_place() -> Place:
+    """The place used when none is given (``default_place`` of the data: the provincial capital)."""
+    return get_place(_data().default_place)
 
 
 def place_names() -> list[str]:

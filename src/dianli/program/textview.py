@@ -65,13 +65,3 @@ def parallels(section_ids: Iterable[str]) -> tuple[Parallel, ...]:
                 title = find_sections(original, sid)[0].title
                 out.append(Parallel(section_id=sid, title=title, classical=classical, modern=modern))
     return tuple(out)
-
-
-def __getattr__(name: str) -> str:
-    """``CLASSICAL`` and ``MODERN``: the first translation pair, for callers that still import the names
-    (use :func:`translations` / :func:`translation_segments` instead; these go once none does)."""
-    if name in ("CLASSICAL", "MODERN"):
-        pairs = translation_pairs()
-        if pairs:
-            return pairs[0][0] if name == "CLASSICAL" else pairs[0][1]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Reading the rite files: YAML → validated :class:`~dianli.rites.model.RiteFile`, errors that say where.
 
 A schema error names the file, the rite (by its ``id``, or its position when the id is missing) and the
-field path, e.g. ``xianshi.yaml: rite 'xianshi': field parts[3].steps[2].posture: …``.
+field path, e.g. ``family.yaml: rite 'some-rite': field parts[3].steps[2].posture: …``.
 """
 
 from __future__ import annotations

@@ -29,8 +29,10 @@ from dianli.api import (
     OutOfRangeError,
     UnknownValueError,
     all_witnesses,
+    booklet_environment,
     dance_asymmetries,
     dance_html,
+    default_place,
     get_place,
     movement_ids,
     movement_info,
@@ -41,7 +43,6 @@ from dianli.api import (
     program_seasons,
     to_ical,
 )
-from dianli.program.html import environment
 from dianli.web import pages
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -51,7 +52,7 @@ Handler = Callable[..., Awaitable[Response]]
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    page = environment("dianli.web").get_template(name).render(version=__version__, **context)
+    page = booklet_environment("dianli.web").get_template(name).render(version=__version__, **context)
     return HTMLResponse(page, status_code=status)
 
 
@@ -76,7 +77,12 @@ def _movement(name: str) -> str:
 # --- handlers ------------------------------------------------------------------------------------
 
 YearQ = Query(1752, description=f"year {FIRST_YEAR}..{LAST_YEAR}")
-PlaceQ = Query("臺灣府", description="place name or id")
+PlaceQ = Query(None, description="place name or id (default: the provincial capital)")
+
+
+def _place(place: str | None) -> str:
+    """The place asked for, or the default place of the data (the provincial capital)."""
+    return place if place else default_place().id
 
 
 async def index() -> Response:
@@ -87,40 +93,52 @@ async def rites() -> Response:
     return render("rites.html", **pages.rites_list())
 
 
-async def rite(rite: str, place: str = PlaceQ, year: int = YearQ, witness: str | None = None) -> Response:
-    ctx = pages.order_of_service(rite, place, _year(year), witness or None)
+async def rite(
+    rite: str, place: str | None = PlaceQ, year: int = YearQ, witness: str | None = None
+) -> Response:
+    ctx = pages.order_of_service(rite, _place(place), _year(year), witness or None)
     return render("rite.html", **ctx)
 
 
-async def roles(rite: str, place: str = PlaceQ, year: int = YearQ, witness: str | None = None) -> Response:
-    ctx = pages.order_of_service(rite, place, _year(year), witness or None)
+async def roles(
+    rite: str, place: str | None = PlaceQ, year: int = YearQ, witness: str | None = None
+) -> Response:
+    ctx = pages.order_of_service(rite, _place(place), _year(year), witness or None)
     return render("roles.html", sheets=pages.cue_sheets(ctx["p"]), **ctx)
 
 
 async def program(
-    rite: str, place: str = PlaceQ, year: int = YearQ, season: str | None = None, witness: str | None = None
+    rite: str,
+    place: str | None = PlaceQ,
+    year: int = YearQ,
+    season: str | None = None,
+    witness: str | None = None,
 ) -> Response:
-    page = pages.booklet_html(rite, place, _year(year), _season(season), witness or None)
+    page = pages.booklet_html(rite, _place(place), _year(year), _season(season), witness or None)
     return HTMLResponse(page, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"})
 
 
 async def program_data(
-    rite: str, place: str = PlaceQ, year: int = YearQ, season: str | None = None, witness: str | None = None
+    rite: str,
+    place: str | None = PlaceQ,
+    year: int = YearQ,
+    season: str | None = None,
+    witness: str | None = None,
 ) -> Response:
-    model = pages.program_model(rite, place, _year(year), _season(season), witness or None)
+    model = pages.program_model(rite, _place(place), _year(year), _season(season), witness or None)
     return Response(program_json(model), media_type="application/json")
 
 
-async def calendar(place: str = PlaceQ, year: int = YearQ) -> Response:
-    return render("calendar.html", **pages.calendar_rows(place, _year(year)))
+async def calendar(place: str | None = PlaceQ, year: int = YearQ) -> Response:
+    return render("calendar.html", **pages.calendar_rows(_place(place), _year(year)))
 
 
-async def calendar_json(place: str = PlaceQ, year: int = YearQ) -> Response:
-    return Response(pages.calendar_json(place, _year(year)), media_type="application/json")
+async def calendar_json(place: str | None = PlaceQ, year: int = YearQ) -> Response:
+    return Response(pages.calendar_json(_place(place), _year(year)), media_type="application/json")
 
 
-async def calendar_ics(place: str = PlaceQ, year: int = YearQ) -> Response:
-    where = get_place(place, _year(year))
+async def calendar_ics(place: str | None = PlaceQ, year: int = YearQ) -> Response:
+    where = get_place(_place(place), _year(year))
     body = to_ical(observances_for(where, year), where, stamp=datetime(2000, 1, 1, tzinfo=UTC))
     name = f"dianli-{where.id}-{year}.ics"
     return Response(

@@ -35,13 +35,14 @@ from dianli.api import (
     render_booklet,
     rite_catalogue,
     search,
+    section_segments,
     sections,
     spring_ox,
     spring_ox_svg,
     spring_ox_text,
+    translation_segments,
     witness_ids,
 )
-from dianli.program.textview import CLASSICAL, MODERN, section_segments
 
 PROGRAM_CACHE_SIZE = 64
 """Booklets kept in memory (keyed by the canonical rite id, place id, year, season and witness)."""
@@ -160,7 +161,7 @@ def section_page(witness: str, section: str) -> dict[str, Any]:
     if section not in known:
         raise UnknownValueError(f"section of {witness}", section, sorted(known))
     title = next(s.title for s in sections(witness) if s.id == section)
-    modern = section_segments(MODERN, section) if witness == CLASSICAL else ()
+    modern = translation_segments(witness, section)
     return {
         "w": w,
         "section": section,
