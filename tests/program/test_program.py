@@ -38,8 +38,17 @@ def test_season_picks_the_observance(season: str, day: date) -> None:
 
 
 @pytest.mark.parametrize(
+    ("season", "rule_text"), [("spring", "春祭清明日"), ("autumn", "秋祭七月十五日"), ("winter", "冬祭十月初一日")]
+)
+def test_each_season_prints_its_own_rule(season: str, rule_text: str) -> None:
+    """The autumn 厲壇 booklet printed the spring rule (春祭清明日): each observance carries its own words."""
+    assert assemble_program("厲壇", "臺灣府", 1752, season=season).date.rule_text == rule_text
+
+
+@pytest.mark.parametrize(
     ("args", "needle"),
     [
+        (("祀先師", "臺灣府", 1900, None), "1895"),  # Taiwan after the cession: a clear error
         (("祀先師", "臺灣府", 1752, "summer"), "summer"),
         (("祀先師", "臺灣府", 1752, "monsoon"), "monsoon"),
         (("no-such-rite", "臺灣府", 1752, None), "no-such-rite"),

@@ -128,7 +128,7 @@ CALENDAR_LAST_YEAR = 2200
 """The calendar runs past the dynasty on computed dates (some rites are still held): up to 2200, the end
 of the almanac computation's range."""
 
-_RULE_DATES: dict[tuple[str, str, int, str | None], tuple[RuleDate, ...]] = {}
+_RULE_DATES: dict[tuple[str, str, int, tuple[float, float] | None], tuple[RuleDate, ...]] = {}
 _CALENDARS: dict[tuple[tuple[int, ...], str, int, bool], tuple[Occurrence, ...]] = {}
 _CALENDARS_MAX = 8192
 
@@ -141,9 +141,11 @@ def clear_memo() -> None:
 
 def _rule_dates(rite_id: str, rule: DateRule, year: int, place: PlaceAt) -> tuple[RuleDate, ...]:
     """The days of one rule in one year (memoised): the same at every place unless the rule is
-    place-dependent (an eclipse seen there)."""
+    place-dependent (an eclipse seen there), and then the same at every unit with the same seat (a
+    prefecture and its 附郭 counties)."""
     spec = rule.rule
-    key = (rite_id, rule.id, year, place.id if spec.place_dependent else None)
+    seat = (place.latitude_deg, place.longitude_deg) if spec.place_dependent else None
+    key = (rite_id, rule.id, year, seat)
     found = _RULE_DATES.get(key)
     if found is None:
         found = _RULE_DATES[key] = spec.dates_at(year, {}, place)
