@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from pydantic import BaseModel
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -58,3 +62,46 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         yield launched
         launched.close()
+
+
+# --- strict data files: a shipped YAML file copied with one key changed ------------------------------
+
+DataCopy = Callable[[str, str, tuple[str | int, ...], str, object], Path]
+
+
+@pytest.fixture()
+def data_copy(tmp_path: Path) -> DataCopy:
+    """Call with (package, file name, path to an element, key, value): a copy of ``dianli/<package>/data/
+    <name>`` in ``tmp_path`` with ``key: value`` set in that element."""
+
+    def make(package: str, name: str, path: tuple[str | int, ...], key: str, value: object) -> Path:
+        text = resources.files(f"dianli.{package}").joinpath("data", name).read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+        node: Any = data
+        for part in path:
+            node = node[part]
+        node[key] = value
+        target = tmp_path / name
+        target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        return target
+
+    return make
+
+
+def assert_unknown_key(path: Path, model: type[BaseModel], element: str, accepted: str, key: str) -> None:
+    """Loading ``path`` as ``model`` fails naming the file, the element, the key and an accepted key."""
+    from dianli.datafile import load_model_path
+    from dianli.errors import DataError
+
+    with pytest.raises(DataError) as info:
+        load_model_path(path, model)
+    message = str(info.value)
+    assert message.startswith(f"{path}: ")
+    assert f"{element}: unknown key {key!r}; accepted keys: " in message
+    assert accepted in message.split("accepted keys: ", 1)[1].split(", ")
+
+
+@pytest.fixture()
+def unknown_key_fails() -> Callable[[Path, type[BaseModel], str, str, str], None]:
+    """:func:`assert_unknown_key`, as a fixture (test folders without ``__init__`` cannot import it)."""
+    return assert_unknown_key

@@ -89,3 +89,18 @@ def test_its_reading_in_the_program(tmp_path: Path) -> None:
     )
     booklet = next(tmp_path.glob("*.html")).read_text(encoding="utf-8")
     assert "同知" in booklet and "每歲七月十五日祭厲壇" in booklet
+
+
+def test_it_governs_its_place_from_its_year() -> None:
+    def governing(year: int) -> str:
+        rows = json.loads(ok("places", "--year", str(year), "--format", "json"))["units"]
+        return next(str(r["governing_witness"]) for r in rows if r["id"] == "danshui")
+
+    assert governing(1760) == FIXTURE
+    assert governing(1759) == "taiwan-fuzhi-9"
+
+
+def test_its_coverage() -> None:
+    """The fixture's clauses are counted like any witness's, section by section."""
+    out = ok("coverage", "--witness", FIXTURE)
+    assert FIXTURE in out

@@ -17,11 +17,13 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict
 
 from dianli.corpus.cite import CitationError, resolve
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import is_key_char
-from dianli.corpus.witnesses import load_witness, witness_ids
+from dianli.corpus.witnesses import load_witness, reading_files, witness_ids
+from dianli.datafile import parse_model
 from dianli.errors import UnknownValueError
 
 NOT_PROCEDURAL = ("rites", "data", "not_procedural.yaml")
@@ -97,7 +99,9 @@ def cited_spans() -> dict[str, tuple[Span, ...]]:
     """Every resolved citation span of package data, by witness (sorted)."""
     root = resources.files("dianli")
     items: list[tuple[str, str, str | None]] = []
-    for path in _yaml_files(root):
+    package = [*_yaml_files(root)]
+    outside = [p for w in witness_ids() for p in reading_files(w) if not str(p).startswith(str(root))]
+    for path in (*package, *outside):
         if path.name == NOT_PROCEDURAL[-1]:
             continue
         try:
@@ -107,17 +111,34 @@ def cited_spans() -> dict[str, tuple[Span, ...]]:
     return {w: tuple(sorted(s)) for w, s in _spans_of(iter(items)).items()}
 
 
+class NotProcedural(BaseModel):
+    """A clause marked as no procedure (history, commentary), with the reason."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    witness: str
+    quote: str
+    section: str | None = None
+    reason: str
+
+
+class _NotProceduralFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    clauses: tuple[NotProcedural, ...] = ()
+
+
 @functools.cache
 def not_procedural() -> dict[str, tuple[tuple[int, int, str], ...]]:
-    """Spans marked not procedural, with their reasons, by witness."""
+    """Spans marked not procedural, with their reasons, by witness (every ``not_procedural.yaml`` of the
+    package, each validated by one schema)."""
     out: dict[str, list[tuple[int, int, str]]] = {}
     for path in _yaml_files(resources.files("dianli")):
         if path.name != NOT_PROCEDURAL[-1]:
             continue
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for entry in (raw or {}).get("clauses", []):
-            found = resolve(entry["witness"], entry["quote"], entry.get("section"))
-            out.setdefault(entry["witness"], []).append((found.text_start, found.text_end, entry["reason"]))
+        for entry in parse_model(str(path), path.read_text(encoding="utf-8"), _NotProceduralFile).clauses:
+            found = resolve(entry.witness, entry.quote, entry.section)
+            out.setdefault(entry.witness, []).append((found.text_start, found.text_end, entry.reason))
     return {w: tuple(v) for w, v in out.items()}
 
 

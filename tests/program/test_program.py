@@ -38,7 +38,8 @@ def test_season_picks_the_observance(season: str, day: date) -> None:
 
 
 @pytest.mark.parametrize(
-    ("season", "rule_text"), [("spring", "春祭清明日"), ("autumn", "秋祭七月十五日"), ("winter", "冬祭十月初一日")]
+    ("season", "rule_text"),
+    [("spring", "春祭清明日"), ("autumn", "秋祭七月十五日"), ("winter", "冬祭十月初一日")],
 )
 def test_each_season_prints_its_own_rule(season: str, rule_text: str) -> None:
     """The autumn 厲壇 booklet printed the spring rule (春祭清明日): each observance carries its own words."""

@@ -129,3 +129,9 @@ def test_today() -> None:
 def test_taiwan_after_the_cession_is_an_error() -> None:
     with pytest.raises(DianliError, match="1895"):
         observances_for("臺灣府", 1900)
+
+
+def test_in_1895_taiwan_keeps_only_the_days_before_the_cession() -> None:
+    days = [o.day for o in observances_for("臺灣府", 1895) if o.day is not None]
+    assert days and max(days) <= date(1895, 5, 8)
+    assert any(d.month >= 9 for d in (o.day for o in observances_for("福州府", 1895)) if d is not None)

@@ -28,6 +28,7 @@ from dianli.dance.notation import (
     parse_movement,
 )
 from dianli.dance.pose import FilePose, character_poses, figure, rest_state
+from dianli.dance.schema import formation_data
 from dianli.dance.timing import Timing, character_timing
 from dianli.dance.vocabulary import vocabulary
 from dianli.errors import UnknownValueError
@@ -117,7 +118,7 @@ def animation_data(
         )
     info = load_witness(witness).info
     form_json = form.as_json()
-    form_json["aisle_m"] = float(_aisle())
+    form_json["aisle_m"] = formation_data().spacing.aisle
     return {
         "movement": {"id": mov.id, "names": list(mov.names), "title": f"{mov.names[0]} · {mov.names[1]}"},
         "witness": {"id": witness, "title": info.title},
@@ -127,12 +128,6 @@ def animation_data(
         "figure": figure(),
         "rest": rest_state().as_json(),
     }
-
-
-def _aisle() -> float:
-    from dianli.dance.vocabulary import load_data
-
-    return float(load_data("formation.yaml")["spacing"]["aisle"])
 
 
 def _about(data: dict[str, Any]) -> str:

@@ -12,17 +12,17 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import yaml
 
-from dianli.corpus.cite import resolve
+from dianli.corpus.cite import Citation, resolve
 from dianli.corpus.clauses import clauses
 from dianli.corpus.normalise import is_key_char
 from dianli.corpus.sections import find_sections
 from dianli.corpus.witnesses import load_witness
 from dianli.dance.gloss import gloss_witness, glosses
 from dianli.dance.notation import dance_witnesses, movements, parse_movement
+from dianli.dance.schema import CharacterCite, CitationsFile, GlossCite, SectionCite
 from dianli.errors import DataError
 
 DEFINITION_SECTIONS = ("yue.yuedi", "yue.jingjie", "yue.xianggu")
@@ -33,7 +33,7 @@ HEADER = (
 )
 
 
-def quote_for(witness: str, start: int, end: int, section: str) -> dict[str, str]:
+def quote_for(witness: str, start: int, end: int, section: str) -> Citation:
     """A quote of the reading-text span that resolves to that very span (extended backwards if needed)."""
     text = load_witness(witness).norm.text
     s = start
@@ -44,7 +44,7 @@ def quote_for(witness: str, start: int, end: int, section: str) -> dict[str, str
         quote = text[s:end].strip()
         resolved = resolve(witness, quote, section)
         if resolved.text_start <= first < resolved.text_end and resolved.text_start >= s - 1:
-            return {"witness": witness, "quote": quote, "section": section}
+            return Citation(witness=witness, quote=quote, section=section)
         if s == 0:
             raise DataError(f"{witness}: no unique quote for {text[start:end]!r}")
         s -= 1
@@ -52,8 +52,8 @@ def quote_for(witness: str, start: int, end: int, section: str) -> dict[str, str
             s -= 1
 
 
-def _character_cites() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _character_cites() -> list[CharacterCite]:
+    rows: list[CharacterCite] = []
     for witness in dance_witnesses():
         for mov in movements():
             for note in parse_movement(witness, mov.id):
@@ -61,19 +61,19 @@ def _character_cites() -> list[dict[str, Any]]:
                     start = note.start if n == 0 else clause.start
                     end = note.end if n == len(note.clauses) - 1 else clause.end
                     rows.append(
-                        {
-                            "movement": mov.id,
-                            "index": note.index,
-                            "char": note.char,
-                            "rank": clause.rank,
-                            "cite": quote_for(witness, start, end, mov.section),
-                        }
+                        CharacterCite(
+                            movement=mov.id,
+                            index=note.index,
+                            char=note.char,
+                            rank=clause.rank,
+                            cite=quote_for(witness, start, end, mov.section),
+                        )
                     )
     return rows
 
 
-def _heading_cites() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _heading_cites() -> list[SectionCite]:
+    rows: list[SectionCite] = []
     first_entry = {
         (w, m.section): parse_movement(w, m.id)[0].start for w in dance_witnesses() for m in movements()
     }
@@ -84,49 +84,52 @@ def _heading_cites() -> list[dict[str, Any]]:
                 if sec.heading:
                     # The whole heading: up to the first sung character where there is one.
                     end = first_entry.get((witness, section), sec.start + len(sec.heading))
-                    rows.append({"section": section, "cite": quote_for(witness, sec.start, end, section)})
+                    rows.append(
+                        SectionCite(section=section, cite=quote_for(witness, sec.start, end, section))
+                    )
     return rows
 
 
-def _gloss_cites() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _gloss_cites() -> list[GlossCite]:
+    rows: list[GlossCite] = []
     witness = gloss_witness()
     for mov in movements():
         for index, gloss in enumerate(glosses(mov.id), start=1):
             rows.append(
-                {
-                    "movement": mov.id,
-                    "index": index,
-                    "char": gloss.char,
-                    "cite": quote_for(witness, gloss.start, gloss.end, mov.section),
-                }
+                GlossCite(
+                    movement=mov.id,
+                    index=index,
+                    char=gloss.char,
+                    cite=quote_for(witness, gloss.start, gloss.end, mov.section),
+                )
             )
     return rows
 
 
-def _definition_cites() -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _definition_cites() -> list[SectionCite]:
+    rows: list[SectionCite] = []
     for witness in (*dance_witnesses(), gloss_witness()):
         for clause in clauses(witness):
             if clause.section in DEFINITION_SECTIONS:
                 rows.append(
-                    {
-                        "section": clause.section,
-                        "cite": quote_for(witness, clause.start, clause.end, clause.section),
-                    }
+                    SectionCite(
+                        section=clause.section,
+                        cite=quote_for(witness, clause.start, clause.end, clause.section),
+                    )
                 )
     return rows
 
 
 def generate() -> str:
-    """The text of data/citations.yaml."""
-    data = {
-        "characters": _character_cites(),
-        "glosses": _gloss_cites(),
-        "headings": _heading_cites(),
-        "definitions": _definition_cites(),
-    }
-    return HEADER + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=200)
+    """The text of data/citations.yaml (the rows of a :class:`CitationsFile`, as YAML)."""
+    data = CitationsFile(
+        characters=tuple(_character_cites()),
+        glosses=tuple(_gloss_cites()),
+        headings=tuple(_heading_cites()),
+        definitions=tuple(_definition_cites()),
+    )
+    plain = data.model_dump(mode="json", exclude_none=True)
+    return HEADER + yaml.safe_dump(plain, allow_unicode=True, sort_keys=False, width=200)
 
 
 def committed() -> str:

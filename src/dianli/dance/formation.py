@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dianli.corpus.cite import Citation
-from dianli.dance.vocabulary import load_data
+from dianli.dance.schema import formation_data
 
 RANK_SIGN = {"east": 1.0, "west": -1.0}
 
@@ -61,43 +61,14 @@ class Formation:
         }
 
 
-def _cites(node: Any) -> list[Citation]:
-    found: list[Citation] = []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key.endswith("cite") and isinstance(value, dict) and "quote" in value:
-                found.append(Citation(**value))
-            else:
-                found.extend(_cites(value))
-    elif isinstance(node, list):
-        for item in node:
-            found.extend(_cites(item))
-    return found
-
-
-def _assumptions(node: Any) -> list[str]:
-    found: list[str] = []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "assumption" and isinstance(value, str):
-                found.append(" ".join(value.split()))
-            else:
-                found.extend(_assumptions(value))
-    elif isinstance(node, list):
-        for item in node:
-            found.extend(_assumptions(item))
-    return found
-
-
 @functools.lru_cache(maxsize=1)
 def formation() -> Formation:
     """The formation of the 佾舞."""
-    data = load_data("formation.yaml")
-    files = int(data["files_per_rank"]["count"])
-    per_file = int(data["dancers_per_file"]["count"])
-    spacing = data["spacing"]
-    aisle, file_gap, gap = float(spacing["aisle"]), float(spacing["file_gap"]), float(spacing["dancer_gap"])
-    ranks = tuple(r["id"] for r in data["ranks"])
+    data = formation_data()
+    files = data.files_per_rank.count
+    per_file = data.dancers_per_file.count
+    aisle, file_gap, gap = data.spacing.aisle, data.spacing.file_gap, data.spacing.dancer_gap
+    ranks = tuple(r.id for r in data.ranks)
     figures: list[Placed] = []
     for rank in ranks:
         sign = RANK_SIGN[rank]
@@ -106,22 +77,20 @@ def formation() -> Formation:
                 x = sign * (aisle / 2 + gap * j)
                 figures.append(Placed("舞生", rank, number, x, -file_gap * (number - 1)))
     middle = aisle / 2 + gap * (per_file - 1) / 2
-    for leader in data["leaders"]:
-        figures.append(
-            Placed(leader["role"], leader["rank"], None, RANK_SIGN[leader["rank"]] * middle, file_gap)
-        )
+    for leader in data.leaders:
+        figures.append(Placed(leader.role, leader.rank, None, RANK_SIGN[leader.rank] * middle, file_gap))
     width = aisle / 2 + gap * per_file
     depth_mid = -file_gap * (files - 1) / 2
     places = {"麾生": (0.0, 2 * file_gap), "木鐸": (width, depth_mid), "相鼓": (-width, depth_mid)}
-    for other in data["others"]:
-        x, z = places.get(other["role"], (0.0, 2 * file_gap))
-        figures.append(Placed(other["role"], None, None, x, z))
+    for other in data.others:
+        x, z = places.get(other.role, (0.0, 2 * file_gap))
+        figures.append(Placed(other.role, None, None, x, z))
     return Formation(
         ranks=ranks,
         files_per_rank=files,
         dancers_per_file=per_file,
-        cites=tuple(_cites(data)),
-        assumptions=tuple(_assumptions(data)),
-        sources=tuple(data["dancers_per_file"]["sources"]),
+        cites=data.cites,
+        assumptions=data.assumptions,
+        sources=data.dancers_per_file.sources,
         figures=tuple(figures),
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from dianli.corpus.sections import find_sections
 from dianli.corpus.witnesses import load_witness
 from dianli.dance.notation import movement
-from dianli.dance.vocabulary import load_data
+from dianli.dance.schema import movements_data
 from dianli.errors import DataError
 
 _MARK_RE = re.compile(r"“(\w)”：")
@@ -34,7 +34,7 @@ class Gloss:
 
 def gloss_witness() -> str:
     """The witness whose text glosses the notation."""
-    return str(load_data("movements.yaml")["gloss_witness"])
+    return movements_data().gloss_witness
 
 
 @functools.lru_cache(maxsize=4)

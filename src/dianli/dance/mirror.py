@@ -21,7 +21,7 @@ from dianli.dance.notation import (
     movements,
     parse_movement,
 )
-from dianli.dance.vocabulary import load_data
+from dianli.dance.schema import vocabulary_data
 
 Signature = tuple[str, tuple[tuple[str, str], ...]]
 
@@ -29,8 +29,7 @@ Signature = tuple[str, tuple[tuple[str, str], ...]]
 @functools.lru_cache(maxsize=1)
 def mirror_table() -> dict[str, dict[str, str]]:
     """Slot type → word → mirrored word."""
-    raw: dict[str, dict[str, str]] = load_data("vocabulary.yaml")["mirror"]
-    return {slot: dict(words) for slot, words in raw.items()}
+    return {slot: dict(words) for slot, words in vocabulary_data().mirror.items()}
 
 
 def mirror_word(slot: str, word: str) -> str:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold, fold_char, is_key_char
 from dianli.corpus.sections import find_sections
 from dianli.corpus.witnesses import load_witness
-from dianli.dance.vocabulary import Phrase, SlotValue, load_data, vocabulary
+from dianli.dance.schema import emendations_data, movements_data
+from dianli.dance.vocabulary import Phrase, SlotValue, vocabulary
 from dianli.errors import DataError, DianliError, UnknownValueError
 
 _OPEN, _CLOSE = "(（【", ")）】"
@@ -114,36 +114,20 @@ class CharacterNotation:
 
 
 @functools.lru_cache(maxsize=1)
-def _movement_data() -> dict[str, Any]:
-    return load_data("movements.yaml")
-
-
-@functools.lru_cache(maxsize=1)
 def movements() -> tuple[Movement, ...]:
     """The three danced movements, in order."""
-    data = _movement_data()
-    result = []
-    for entry in data["movements"]:
-        result.append(
-            Movement(entry["id"], entry["section"], tuple(entry["names"]), Citation(**entry["cite"]))
-        )
-    return tuple(result)
+    return tuple(Movement(m.id, m.section, m.names, m.cite) for m in movements_data().movements)
 
 
 def dance_witnesses() -> tuple[str, ...]:
     """The witnesses that hold the dance notation."""
-    return tuple(str(w) for w in _movement_data()["witnesses"])
+    return movements_data().witnesses
 
 
 def default_dance_witness() -> str:
-    """The witness an animation shows when none is asked for (``default_witness`` of movements.yaml)."""
-    witness = str(_movement_data().get("default_witness", ""))
-    if witness not in dance_witnesses():
-        raise DataError(
-            f"dance/data/movements.yaml: default_witness: {witness!r} is not a dance witness; "
-            f"accepted: {', '.join(dance_witnesses())}"
-        )
-    return witness
+    """The witness an animation shows when none is asked for (``default_witness`` of movements.yaml,
+    checked at load to be one of ``witnesses``)."""
+    return movements_data().default_witness
 
 
 def movement(name: str) -> Movement:
@@ -159,22 +143,10 @@ def movement(name: str) -> Movement:
 @functools.lru_cache(maxsize=1)
 def emendations() -> tuple[Emendation, ...]:
     """Every emendation the parser applies."""
-    data = load_data("emendations.yaml")
-    result = []
-    for entry in data["emendations"]:
-        Citation(**entry["cite"])
-        result.append(
-            Emendation(
-                entry["witness"],
-                entry["movement"],
-                entry["char"],
-                entry["reading"],
-                entry["read_as"],
-                entry["assumption"],
-                Citation(**entry["support"]["cite"]),
-            )
-        )
-    return tuple(result)
+    return tuple(
+        Emendation(e.witness, e.movement, e.char, e.reading, e.read_as, e.assumption, e.support.cite)
+        for e in emendations_data().emendations
+    )
 
 
 def _keyed(text: str, base: int) -> tuple[str, list[int]]:
@@ -261,7 +233,7 @@ def split_ranks(tokens: tuple[Token, ...], description: str, where: str) -> tupl
             return
         phrase = vocab.phrase(subject.phrase)
         rank_word = subject.slot_word("rank") or ""
-        rank = str(vocab.slots["rank"][rank_word].get("rank"))
+        rank = str(vocab.slots["rank"][rank_word].meaning.rank)
         end = current[-1].end if current else subject.end
         text = "".join(t.text for t in (subject, *current))
         clauses.append(RankClause(rank, phrase.files, subject, tuple(current), text, subject.start, end))
@@ -331,7 +303,7 @@ def parse_movement(witness: str, movement_name: str) -> tuple[CharacterNotation,
         result.append(
             CharacterNotation(witness, mov.id, index, char, description, start, end, clauses, applied)
         )
-    expected = int(_movement_data()["characters"])
+    expected = movements_data().characters
     if len(result) != expected:
         raise DataError(f"{witness} {mov.section}: found {len(result)} sung characters, expected {expected}")
     return tuple(result)

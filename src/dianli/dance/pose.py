@@ -12,11 +12,22 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from dianli.dance.notation import CharacterNotation, RankClause, Token
-from dianli.dance.vocabulary import load_data, vocabulary
+from dianli.dance.schema import (
+    BodySpec,
+    Draw,
+    DrawOp,
+    FaceSpec,
+    FootSpec,
+    HandSpec,
+    HandsSpec,
+    Ref,
+    SlotMeaning,
+    figure_data,
+)
+from dianli.dance.vocabulary import vocabulary
 from dianli.errors import DataError
 
 SIDES = ("left", "right")
-IMPLEMENT_ARRANGEMENTS = ("open", "joined", "together", "clasped", "down")
 FULL_TURN_DEG = 360.0
 HALF = 0.5
 
@@ -76,24 +87,24 @@ class FigureState:
 
 @functools.lru_cache(maxsize=1)
 def figure() -> dict[str, Any]:
-    """The figure model (figure.yaml)."""
-    return load_data("figure.yaml")
+    """The figure model (figure.yaml) as plain data, for the animation."""
+    return figure_data().model_dump(mode="json", exclude_none=True)
 
 
 def rest_state() -> FigureState:
     """The standing pose a dancer returns to between characters (an assumption of figure.yaml)."""
-    rest = figure()["rest"]
+    rest = figure_data().rest
     return FigureState(
-        bearing_deg=float(rest["bearing"]),
+        bearing_deg=rest.bearing,
         head_deg=0.0,
         bow_deg=0.0,
         crouch=0.0,
         head_down_deg=0.0,
-        left=Hand(rest["hands"]["left"]),
-        right=Hand(rest["hands"]["right"]),
-        implements=rest["implements"],
-        left_foot=rest["feet"]["left"],
-        right_foot=rest["feet"]["right"],
+        left=Hand(rest.hands.left),
+        right=Hand(rest.hands.right),
+        implements=rest.implements,
+        left_foot=rest.feet.left,
+        right_foot=rest.feet.right,
         advance_steps=0,
         turning=False,
         drum_strokes=0,
@@ -116,153 +127,133 @@ class Context:
 
     token: Token
 
-    def value(self, ref: Any) -> Any:
+    def value(self, ref: Ref | float) -> Ref | float | SlotMeaning:
         """A literal, or the meaning of the slot word a ``$name`` placeholder took."""
         if not (isinstance(ref, str) and ref.startswith("$")):
             return ref
         name = ref[1:]
         for slot_name, slot, word in self.token.slots:
             if slot_name == name:
-                return dict(vocabulary().slots[slot][word].meaning)
+                return vocabulary().slots[slot][word].meaning
         raise DataError(
             f"dance/data/vocabulary.yaml: phrase {self.token.phrase!r} draws with unknown ${name}"
         )
 
 
-def _sides(ref: Any, ctx: Context) -> tuple[str, ...]:
+def _sides(ref: Ref, ctx: Context) -> tuple[str, ...]:
     value = ctx.value(ref)
     if value == "both":
         return SIDES
-    if isinstance(value, dict):
-        value = value.get("side") or value.get("hand")
-    if value not in SIDES:
+    side = (value.side or value.hand) if isinstance(value, SlotMeaning) else value
+    if side not in SIDES:
         raise DataError(f"dance/data/vocabulary.yaml: phrase {ctx.token.phrase!r}: bad side {ref!r}")
-    return (str(value),)
+    return (str(side),)
 
 
 def _check_hand(at: str) -> str:
-    if at not in figure()["hands"]:
-        raise DataError(
-            f"dance/data/figure.yaml: no hand position {at!r}; accepted: {', '.join(figure()['hands'])}"
-        )
+    hands = figure_data().hands
+    if at not in hands:
+        raise DataError(f"dance/data/figure.yaml: no hand position {at!r}; accepted: {', '.join(hands)}")
     return at
 
 
-def _op_hand(state: FigureState, spec: dict[str, Any], ctx: Context) -> FigureState:
+def _op_hand(state: FigureState, spec: HandSpec, ctx: Context) -> FigureState:
     at = _check_hand(spec["at"])
     for side in _sides(spec["side"], ctx):
         state = replace(state, left=Hand(at)) if side == "left" else replace(state, right=Hand(at))
     return state
 
 
-def _op_hands(state: FigureState, spec: dict[str, Any], ctx: Context) -> FigureState:
+def _op_hands(state: FigureState, spec: HandsSpec, ctx: Context) -> FigureState:
     at = spec["at"]
     azimuth = 0.0
-    toward = ctx.value(spec.get("toward"))
-    if isinstance(toward, str) and toward in ("left", "right"):
-        toward = dict(vocabulary().slots["target"]["左" if toward == "left" else "右"].meaning)
-    if isinstance(toward, dict):
-        if "bearing" in toward:
-            azimuth = _signed(float(toward["bearing"]) - state.bearing_deg)
-        elif "azimuth" in toward:
-            azimuth = float(toward["azimuth"])
-        elif "level" in toward:
-            at = figure()["levels"][toward["level"]]
+    toward = ctx.value(spec["toward"]) if "toward" in spec else None
+    if toward in SIDES:
+        toward = vocabulary().slots["target"]["左" if toward == "left" else "右"].meaning
+    if isinstance(toward, SlotMeaning):
+        if toward.bearing is not None:
+            azimuth = _signed(toward.bearing - state.bearing_deg)
+        elif toward.azimuth is not None:
+            azimuth = toward.azimuth
+        elif toward.level is not None:
+            at = figure_data().levels[toward.level]
     _check_hand(at)
     hand = Hand(at, azimuth, joined=True)
     return replace(state, left=hand, right=hand)
 
 
-def _op_implements(state: FigureState, spec: Any, ctx: Context) -> FigureState:
-    if spec not in IMPLEMENT_ARRANGEMENTS:
-        raise DataError(
-            f"dance/data/vocabulary.yaml: implements {spec!r}; accepted: {IMPLEMENT_ARRANGEMENTS}"
-        )
-    return replace(state, implements=spec)
-
-
-def _op_face(state: FigureState, spec: dict[str, Any], ctx: Context) -> FigureState:
+def _op_face(state: FigureState, spec: FaceSpec, ctx: Context) -> FigureState:
     value = ctx.value(spec["bearing"])
-    bearing = float(value["bearing"] if isinstance(value, dict) else value)
+    bearing = value.bearing if isinstance(value, SlotMeaning) else value
+    if not isinstance(bearing, float | int):
+        raise DataError(f"dance/data/vocabulary.yaml: phrase {ctx.token.phrase!r}: no bearing in {value!r}")
     mode = spec["mode"]
     if mode == "body":
         return replace(state, bearing_deg=_wrap(bearing), head_deg=0.0)
     if mode == "head":
         return replace(state, head_deg=_signed(bearing - state.bearing_deg))
-    if mode == "half":
-        half = _signed(bearing - state.bearing_deg) * HALF
-        return replace(state, bearing_deg=_wrap(state.bearing_deg + half), head_deg=half)
-    raise DataError(f"dance/data/vocabulary.yaml: face mode {mode!r}; accepted: body, head, half")
+    half = _signed(bearing - state.bearing_deg) * HALF
+    return replace(state, bearing_deg=_wrap(state.bearing_deg + half), head_deg=half)
 
 
-def _op_foot(state: FigureState, spec: dict[str, Any], ctx: Context) -> FigureState:
+def _op_foot(state: FigureState, spec: FootSpec, ctx: Context) -> FigureState:
     do = spec["do"]
-    if do not in figure()["feet"]:
-        raise DataError(
-            f"dance/data/figure.yaml: no foot state {do!r}; accepted: {', '.join(figure()['feet'])}"
-        )
+    feet = figure_data().feet
+    if do not in feet:
+        raise DataError(f"dance/data/figure.yaml: no foot state {do!r}; accepted: {', '.join(feet)}")
     for side in _sides(spec["side"], ctx):
         state = replace(state, left_foot=do) if side == "left" else replace(state, right_foot=do)
     return state
 
 
-def _op_body(state: FigureState, spec: dict[str, Any], ctx: Context) -> FigureState:
-    fields = ("bow_deg", "crouch", "head_down_deg")
-    if not set(spec) <= set(fields):
-        raise DataError(f"dance/data/vocabulary.yaml: body {spec!r}; accepted keys: {', '.join(fields)}")
+def _op_body(state: FigureState, spec: BodySpec) -> FigureState:
     return replace(
         state,
-        bow_deg=float(spec.get("bow_deg", state.bow_deg)),
-        crouch=float(spec.get("crouch", state.crouch)),
-        head_down_deg=float(spec.get("head_down_deg", state.head_down_deg)),
+        bow_deg=spec.get("bow_deg", state.bow_deg),
+        crouch=spec.get("crouch", state.crouch),
+        head_down_deg=spec.get("head_down_deg", state.head_down_deg),
     )
 
 
-def _op_advance(state: FigureState, spec: Any, ctx: Context) -> FigureState:
-    return replace(state, advance_steps=state.advance_steps + int(spec))
+OPERATIONS = ("hand", "hands", "implements", "face", "foot", "body", "advance", "turning", "drum", "who")
+"""The operations of a ``draw`` besides ``phase`` (each a key of :class:`DrawOp`)."""
 
 
-def _op_turning(state: FigureState, spec: Any, ctx: Context) -> FigureState:
-    return replace(state, turning=bool(spec))
+def _apply(state: FigureState, op: DrawOp, ctx: Context) -> FigureState:
+    """One operation (the schema guarantees one key of :class:`DrawOp`; ``who`` draws nothing)."""
+    if "hand" in op:
+        return _op_hand(state, op["hand"], ctx)
+    if "hands" in op:
+        return _op_hands(state, op["hands"], ctx)
+    if "implements" in op:
+        return replace(state, implements=op["implements"])
+    if "face" in op:
+        return _op_face(state, op["face"], ctx)
+    if "foot" in op:
+        return _op_foot(state, op["foot"], ctx)
+    if "body" in op:
+        return _op_body(state, op["body"])
+    if "advance" in op:
+        return replace(state, advance_steps=state.advance_steps + op["advance"])
+    if "turning" in op:
+        return replace(state, turning=op["turning"])
+    if "drum" in op:
+        return replace(state, drum_strokes=op["drum"])
+    if "who" in op:
+        return state
+    raise DataError(
+        f"dance/data/vocabulary.yaml: unknown draw operation {op!r}; accepted: {', '.join(OPERATIONS)}"
+    )
 
 
-def _op_drum(state: FigureState, spec: Any, ctx: Context) -> FigureState:
-    return replace(state, drum_strokes=int(spec))
-
-
-def _op_who(state: FigureState, spec: Any, ctx: Context) -> FigureState:
-    return state
-
-
-OPERATIONS = {
-    "hand": _op_hand,
-    "hands": _op_hands,
-    "implements": _op_implements,
-    "face": _op_face,
-    "foot": _op_foot,
-    "body": _op_body,
-    "advance": _op_advance,
-    "turning": _op_turning,
-    "drum": _op_drum,
-    "who": _op_who,
-}
-
-
-def apply_draw(
-    phases: list[FigureState], state: FigureState, draw: tuple[dict[str, Any], ...], ctx: Context
-) -> FigureState:
+def apply_draw(phases: list[FigureState], state: FigureState, draw: Draw, ctx: Context) -> FigureState:
     """Apply a phrase's operations; ``phase: next`` closes the current phase into ``phases``."""
     for op in draw:
-        ((name, spec),) = op.items()
-        if name == "phase":
+        if "phase" in op:
             phases.append(state)
             state = replace(state, turning=False, drum_strokes=0)
             continue
-        if name not in OPERATIONS:
-            raise DataError(
-                f"dance/data/vocabulary.yaml: unknown draw operation {name!r}; accepted: {', '.join(OPERATIONS)}"
-            )
-        state = OPERATIONS[name](state, spec, ctx)
+        state = _apply(state, op, ctx)
     return state
 
 

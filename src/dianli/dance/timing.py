@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dianli.dance.notation import movement
-from dianli.dance.vocabulary import load_data
+from dianli.dance.schema import movements_data
 
 
 @dataclass(frozen=True)
@@ -24,12 +24,10 @@ class Timing:
 
 def tempo_timing(count: int) -> Timing:
     """Even timing from the tempo assumption."""
-    tempo = load_data("movements.yaml")["tempo"]
-    step = float(tempo["seconds_per_character"])
+    tempo = movements_data().tempo
+    step = tempo.seconds_per_character
     spans = tuple((i * step, (i + 1) * step) for i in range(count))
-    return Timing(
-        spans, f"tempo assumption: {step:g} s per character", " ".join(str(tempo["assumption"]).split())
-    )
+    return Timing(spans, f"tempo assumption: {step:g} s per character", " ".join(tempo.assumption.split()))
 
 
 def music_timing(movement_id: str, count: int) -> Timing | None:
@@ -51,6 +49,6 @@ def music_timing(movement_id: str, count: int) -> Timing | None:
 def character_timing(movement_name: str, count: int | None = None, use_music: bool = True) -> Timing:
     """The timing used for a movement: the music's if available (and asked for), else the tempo assumption."""
     mov = movement(movement_name)
-    count = count if count is not None else int(load_data("movements.yaml")["characters"])
+    count = count if count is not None else movements_data().characters
     timed = music_timing(mov.id, count) if use_music else None
     return timed or tempo_timing(count)

@@ -10,26 +10,14 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any
-
-import yaml
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
+from dianli.dance.schema import Draw, SlotMeaning, vocabulary_data
 from dianli.errors import DataError, UnknownValueError
 
 _SLOT_RE = re.compile(r"\{(?:(?P<name>\w+):)?(?P<slot>\w+)\}")
 VOCABULARY_FILE = "vocabulary.yaml"
-
-
-def load_data(name: str) -> dict[str, Any]:
-    """A YAML file of the dance package data, as a mapping."""
-    path = resources.files("dianli.dance") / "data" / name
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict):
-        raise DataError(f"dance/data/{name}: expected a mapping at the top level")
-    return data
 
 
 @dataclass(frozen=True)
@@ -38,12 +26,8 @@ class SlotValue:
 
     slot: str
     word: str
-    meaning: tuple[tuple[str, Any], ...]
+    meaning: SlotMeaning
     forms: tuple[str, ...]
-
-    def get(self, key: str) -> Any:
-        """The value of one meaning field, or None."""
-        return dict(self.meaning).get(key)
 
 
 @dataclass(frozen=True)
@@ -54,7 +38,7 @@ class Term:
     char: str
     gloss: str
     cite: Citation
-    draw: tuple[dict[str, Any], ...]
+    draw: Draw
 
 
 @dataclass(frozen=True)
@@ -69,7 +53,7 @@ class Phrase:
     files: tuple[int, ...] | None
     cite: Citation
     assumption: str | None
-    draw: tuple[dict[str, Any], ...]
+    draw: Draw
     slots: tuple[tuple[str, str], ...]
     """(placeholder name, slot type) in pattern order."""
     regex: re.Pattern[str]
@@ -98,22 +82,14 @@ class Vocabulary:
         raise DataError(f"dance/data/{VOCABULARY_FILE}: slot {slot!r} has no word {folded_word!r}")
 
 
-def _citation(entry: dict[str, Any], where: str) -> Citation:
-    raw = entry.get("cite")
-    if not isinstance(raw, dict):
-        raise DataError(f"dance/data/{VOCABULARY_FILE}: {where} has no cite mapping")
-    return Citation(**raw)
-
-
-def _slots(raw: dict[str, Any]) -> dict[str, dict[str, SlotValue]]:
-    slots: dict[str, dict[str, SlotValue]] = {}
-    for slot, words in raw.items():
-        slots[slot] = {}
-        for word, meaning in words.items():
-            meaning = dict(meaning)
-            forms = tuple(meaning.pop("forms", [word]))
-            slots[slot][word] = SlotValue(slot, word, tuple(sorted(meaning.items())), forms)
-    return slots
+def _slots(raw: dict[str, dict[str, SlotMeaning]]) -> dict[str, dict[str, SlotValue]]:
+    return {
+        slot: {
+            word: SlotValue(slot, word, meaning, (word,) if meaning.forms is None else meaning.forms)
+            for word, meaning in words.items()
+        }
+        for slot, words in raw.items()
+    }
 
 
 def _compile(
@@ -143,38 +119,33 @@ def _compile(
 @functools.lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
     """The vocabulary, loaded and compiled once."""
-    data = load_data(VOCABULARY_FILE)
-    slots = _slots(data["slots"])
-    terms = tuple(
-        Term(t["id"], t["char"], t["gloss"], _citation(t, f"term {t['id']}"), tuple(t["draw"]))
-        for t in data["terms"]
-    )
+    data = vocabulary_data()
+    slots = _slots(data.slots)
+    terms = tuple(Term(t.id, t.char, t.gloss, t.cite, t.draw) for t in data.terms)
     term_ids = {t.id for t in terms}
     phrases: list[Phrase] = []
     seen: set[str] = set()
-    for entry in data["phrases"]:
-        where = f"phrase {entry.get('id')!r}"
-        if entry["id"] in seen:
+    for entry in data.phrases:
+        where = f"phrase {entry.id!r}"
+        if entry.id in seen:
             raise DataError(f"dance/data/{VOCABULARY_FILE}: {where} is defined twice")
-        seen.add(entry["id"])
-        term = entry.get("term")
-        if term is not None and term not in term_ids:
+        seen.add(entry.id)
+        if entry.term is not None and entry.term not in term_ids:
             raise DataError(
-                f"dance/data/{VOCABULARY_FILE}: {where}: unknown term {term!r}; accepted: {sorted(term_ids)}"
+                f"dance/data/{VOCABULARY_FILE}: {where}: unknown term {entry.term!r}; accepted: {sorted(term_ids)}"
             )
-        regex, names = _compile(entry["pattern"], slots, where)
-        files = entry.get("files")
+        regex, names = _compile(entry.pattern, slots, where)
         phrases.append(
             Phrase(
-                id=entry["id"],
-                kind=entry.get("kind", "action"),
-                pattern=entry["pattern"],
-                gloss=entry["gloss"],
-                term=term,
-                files=tuple(files) if files else None,
-                cite=_citation(entry, where),
-                assumption=entry.get("assumption"),
-                draw=tuple(entry["draw"]),
+                id=entry.id,
+                kind=entry.kind,
+                pattern=entry.pattern,
+                gloss=entry.gloss,
+                term=entry.term,
+                files=entry.files or None,
+                cite=entry.cite,
+                assumption=entry.assumption,
+                draw=entry.draw,
                 slots=names,
                 regex=regex,
             )

@@ -9,28 +9,23 @@ from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, OutOfRangeError
 from dianli.music.findings import Finding
 from dianli.music.pitch import lu
+from dianli.music.schema import (
+    ANCHORS,
+    PATTERN_GROUP_SEPARATOR,
+    CueRule,
+    StrokeKind,
+    cues_data,
+    movements_data,
+)
 from dianli.music.score import Movement, SungCharacter, movement, movement_info, movement_infos
-from dianli.music.sources import citations, load_data, require
 
 _FILE = "music/data/cues.yaml"
-ANCHORS: tuple[str, ...] = (
-    "rite_start",
-    "movement_start",
-    "phrase_start",
-    "character_start",
-    "character",
-    "character_end",
-    "phrase_end",
-    "movement_end",
-    "rite_end",
-)
-PATTERN_GROUP_SEPARATOR = "、"
 
 
 @dataclass(frozen=True)
@@ -65,8 +60,7 @@ def default_timing(
     """
     if not TEMPO_RANGE[0] <= tempo <= TEMPO_RANGE[1]:
         raise OutOfRangeError("tempo", tempo, f"{TEMPO_RANGE[0]:g} to {TEMPO_RANGE[1]:g}")
-    spec = require(load_data("cues.yaml"), "timing", _FILE)
-    named = {k: float(v) / tempo for k, v in spec.items() if k.endswith("_s")}
+    named = {k: v / tempo for k, v in cues_data().timing.durations.items()}
     char_s = named["character_s"] if character_s is None else float(character_s)
     stroke = named["stroke_s"] if stroke_s is None else float(stroke_s)
     for name, value in (("character seconds", char_s), ("stroke seconds", stroke)):
@@ -77,7 +71,7 @@ def default_timing(
 
 def timing_assumption() -> str:
     """The tempo assumption, as shown to users."""
-    return str(load_data("cues.yaml")["timing"]["assumption"])
+    return cues_data().timing.assumption
 
 
 @dataclass(frozen=True)
@@ -115,45 +109,30 @@ class Rule:
     id: str
     at: str
     order: int
-    spec: dict[str, Any]
+    spec: CueRule
     cites: tuple[Citation, ...]
 
     def applies(self, mv: Movement | None) -> bool:
         """Whether the rule's ``when`` condition holds for the movement."""
-        when = self.spec.get("when") or {}
+        when = self.spec.when
         if mv is None:
-            return not when
-        if "movements" in when and mv.id not in when["movements"]:
+            return when is None
+        if when is None:
+            return True
+        if when.movements is not None and mv.id not in when.movements:
             return False
-        return not ("danced" in when and bool(when["danced"]) != mv.info.danced)
+        return when.danced is None or when.danced == mv.info.danced
 
 
 @functools.lru_cache(maxsize=1)
 def rules() -> tuple[Rule, ...]:
-    """Every cue rule, validated."""
-    result = []
-    for i, entry in enumerate(require(load_data("cues.yaml"), "rules", _FILE)):
-        where = f"{_FILE}: rules[{i}]"
-        at = require(entry, "at", where)
-        if at not in ANCHORS:
-            raise DataError(f"{where}: unknown anchor {at!r}; known: {', '.join(ANCHORS)}")
-        if not any(k in entry for k in ("count", "strokes", "pattern", "sequence", "call", "instruments")):
-            raise DataError(f"{where}: a rule needs count, strokes, pattern, sequence, call or instruments")
-        result.append(
-            Rule(
-                require(entry, "id", where),
-                at,
-                int(entry.get("order", 0)),
-                entry,
-                citations(entry.get("cite"), where) + citations(entry.get("parallels"), f"{where}.parallels"),
-            )
-        )
+    """Every cue rule (validated at load: anchors, durations and stroke syllables)."""
+    result = [Rule(r.id, r.at, r.order, r, r.cite + r.parallels) for r in cues_data().rules]
     return tuple(sorted(result, key=lambda r: (ANCHORS.index(r.at), r.order)))
 
 
-def _stroke_kinds() -> dict[str, dict[str, Any]]:
-    kinds = require(load_data("cues.yaml"), "stroke_kinds", _FILE)
-    return {k: v for k, v in kinds.items() if isinstance(v, dict) and "hand" in v}
+def _stroke_kinds() -> dict[str, StrokeKind]:
+    return cues_data().stroke_kinds.syllables
 
 
 class _Where(TypedDict):
@@ -175,7 +154,7 @@ class _Context:
 
 
 def _pitch(rule: Rule, ctx: _Context) -> str | None:
-    spec = rule.spec.get("pitch")
+    spec = rule.spec.pitch
     if spec is None:
         return None
     if spec == "character":
@@ -184,30 +163,27 @@ def _pitch(rule: Rule, ctx: _Context) -> str | None:
         if not ctx.pitch_chars:
             return None
         return (ctx.pitch_chars[0] if spec == "first" else ctx.pitch_chars[-1]).note.lu
-    return lu(str(spec)).id
+    return lu(spec).id
 
 
 def _cycled(rule: Rule, ctx: _Context) -> tuple[str | None, str | None]:
     """(position, hand) chosen by the rule's cycle, if any."""
-    cycle = rule.spec.get("cycle")
-    if not cycle:
+    cycle = rule.spec.cycle
+    if cycle is None:
         return None, None
-    over = cycle["over"]
     index = {
         "movement_in_suite": ctx.movement_index,
         "phrase_in_movement": (ctx.phrase or 1) - 1,
         "character_in_phrase": (ctx.character.position - 1) if ctx.character else 0,
-    }.get(over)
-    if index is None:
-        raise DataError(f"{_FILE}: rule {rule.id!r}: unknown cycle.over {over!r}")
-    value = str(cycle["values"][index % len(cycle["values"])])
-    return (None, value) if cycle.get("field") == "hand" else (value, None)
+    }[cycle.over]
+    value = cycle.values[index % len(cycle.values)]
+    return (None, value) if cycle.field == "hand" else (value, None)
 
 
 def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> list[Event]:
     """The events of one rule starting at ``start_s`` (relative order kept, times absolute)."""
     spec = rule.spec
-    interval = timing.seconds(spec["interval"]) if "interval" in spec else timing.stroke_s
+    interval = timing.seconds(spec.interval) if spec.interval is not None else timing.stroke_s
     base: _Where = {
         "rule": rule.id,
         "movement": ctx.movement.id if ctx.movement else None,
@@ -217,26 +193,25 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
     position, hand = _cycled(rule, ctx)
     pitch = _pitch(rule, ctx)
     events: list[Event] = []
-    t = start_s + (timing.seconds(spec["offset"]) if "offset" in spec else 0.0)
-    if "instruments" in spec:
+    t = start_s + (timing.seconds(spec.offset) if spec.offset is not None else 0.0)
+    label = spec.label or ""
+    if spec.instruments is not None:
         lyric = ctx.character.display if ctx.character else None
-        for inst in spec["instruments"]:
+        for inst in spec.instruments:
             events.append(Event(t, interval, "note", inst, None, lyric or "", lu=pitch, lyric=lyric, **base))
         return events
-    if "call" in spec:
+    if spec.call is not None:
         tune = ctx.movement.info.tune if ctx.movement else ""
-        text = str(spec["call"]).format(tune=tune)
-        events.append(Event(t, 0.0, "action", None, spec["role"], spec.get("action", ""), **base))
-        events.append(Event(t, interval, "call", None, spec["role"], text, **base))
+        text = spec.call.format(tune=tune)
+        events.append(Event(t, 0.0, "action", None, spec.role, spec.action, **base))
+        events.append(Event(t, interval, "call", None, spec.role, text, **base))
         return events
-    if "role_action" in spec:
-        ra = spec["role_action"]
-        events.append(
-            Event(t, 0.0, "action", None, ra["role"], f"{spec.get('label', '')}：{ra['action']}", **base)
-        )
-    if "pattern" in spec:
+    if spec.role_action is not None:
+        ra = spec.role_action
+        events.append(Event(t, 0.0, "action", None, ra.role, f"{label}：{ra.action}", **base))
+    if spec.pattern is not None:
         kinds = _stroke_kinds()
-        for g, group in enumerate(str(spec["pattern"]).split(PATTERN_GROUP_SEPARATOR)):
+        for g, group in enumerate(spec.pattern.split(PATTERN_GROUP_SEPARATOR)):
             if g:
                 t += timing.seconds("tuogu_group_gap_s") - interval
             for syllable in group:
@@ -248,27 +223,27 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
                         t,
                         interval,
                         "stroke",
-                        spec["instrument"],
+                        spec.instrument,
                         None,
-                        f"{spec.get('label', '')} {syllable}",
-                        hand=kind["hand"],
-                        velocity=int(kind["velocity"]),
-                        counted=bool(kind["counted"]),
+                        f"{label} {syllable}",
+                        hand=kind.hand,
+                        velocity=kind.velocity,
+                        counted=kind.counted,
                         **base,
                     )
                 )
                 t += interval
         return events
-    if "sequence" in spec:
-        for _ in range(int(spec.get("times", 1))):
-            for step in spec["sequence"]:
-                events.append(Event(t, interval, "stroke", step["instrument"], None, step["label"], **base))
+    if spec.sequence is not None:
+        for _ in range(spec.times):
+            for step in spec.sequence:
+                events.append(Event(t, interval, "stroke", step.instrument, None, step.label, **base))
                 t += interval
         return events
     labels = (
-        [str(s) for s in spec["strokes"]]
-        if "strokes" in spec
-        else [str(spec.get("label", "擊"))] * int(spec["count"])
+        list(spec.strokes)
+        if spec.strokes is not None
+        else [spec.label if spec.label is not None else "擊"] * (spec.count or 0)
     )
     for label in labels:
         events.append(
@@ -276,7 +251,7 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
                 t,
                 interval,
                 "stroke",
-                spec["instrument"],
+                spec.instrument,
                 None,
                 label,
                 lu=pitch,
@@ -297,11 +272,11 @@ def _apply(anchor: str, ctx: _Context, start_s: float, timing: Timing) -> tuple[
     for rule in rules():
         if rule.at != anchor or not rule.applies(ctx.movement):
             continue
-        begin = previous_start if rule.spec.get("sync") == "previous" else t
+        begin = previous_start if rule.spec.sync == "previous" else t
         produced = _rule_events(rule, ctx, begin, timing)
         events.extend(produced)
         previous_start = begin
-        if not rule.spec.get("overlap"):
+        if not rule.spec.overlap:
             end = max((e.time_s + e.duration_s for e in produced), default=begin)
             t = max(t, end)
     return events, t
@@ -388,21 +363,16 @@ def rule_assumptions() -> dict[str, str]:
     """Assumptions the rules make (pitch of unpitched frames, one step per character), by rule id."""
     out: dict[str, str] = {}
     for r in rules():
-        text = r.spec.get("pitch_assumption") or r.spec.get("assumption")
+        text = r.spec.pitch_assumption or r.spec.assumption
         if text:
-            out[r.id] = " ".join(str(text).split())
+            out[r.id] = " ".join(text.split())
     return out
 
 
 def structure_cites() -> tuple[Citation, ...]:
     """Where the witnesses count the performances of the whole music (六曲八奏, 八曲八響)."""
-    movements = load_data("movements.yaml")
-    suite = require(load_data("cues.yaml"), "suite", _FILE)
-    return (
-        citations(require(movements, "structure_cite", "music/data/movements.yaml"), "structure_cite")
-        + citations(movements.get("structure_parallels"), "music/data/movements.yaml: structure_parallels")
-        + citations(require(suite, "performances_cite", _FILE), f"{_FILE}: suite.performances_cite")
-    )
+    movements = movements_data()
+    return (movements.structure_cite, *movements.structure_parallels, cues_data().suite.performances_cite)
 
 
 def cue_findings() -> tuple[Finding, ...]:
@@ -411,13 +381,13 @@ def cue_findings() -> tuple[Finding, ...]:
     listed = "、".join(m.name for m in performances)
     result = []
     for r in rules():
-        cycle = r.spec.get("cycle") or {}
-        if cycle.get("over") != "movement_in_suite" or len(cycle["values"]) == len(performances):
+        cycle = r.spec.cycle
+        if cycle is None or cycle.over != "movement_in_suite" or len(cycle.values) == len(performances):
             continue
-        values = [str(v) for v in cycle["values"]]
+        values = list(cycle.values)
         unused = values[len(performances) :]
         message = (
-            f"the {r.spec.get('instrument', r.id)} rotation has {len(values)} strokes (全樂八曲八響; the 樂章 "
+            f"the {r.spec.instrument or r.id} rotation has {len(values)} strokes (全樂八曲八響; the 樂章 "
             f"counts 六曲八奏) but the 樂章 lists {len(performances)} performances ({listed}); "
         )
         message += (

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
-from dianli.errors import DataError, UnknownValueError
+from dianli.errors import UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.pitch import Note, parse_note
-from dianli.music.sources import citation, citations, load_data, require
-
-_FILE = "music/data/instruments.yaml"
+from dianli.music.schema import instruments_data
 
 
 @dataclass(frozen=True)
@@ -63,31 +60,23 @@ class Fingering:
 @functools.lru_cache(maxsize=1)
 def instruments() -> tuple[Instrument, ...]:
     """Every instrument in the order of the witness."""
-    result = []
-    for i, entry in enumerate(require(load_data("instruments.yaml"), "instruments", _FILE)):
-        where = f"{_FILE}: instruments[{i}]"
-        midi: dict[str, Any] = entry.get("midi") or {}
-        dims = tuple(
-            Dimension(d["what"], d["cite"]["quote"], citation(d["cite"], f"{where}.dimensions[{j}]"))
-            for j, d in enumerate(entry.get("dimensions") or [])
+    return tuple(
+        Instrument(
+            id=entry.id,
+            name=entry.name,
+            family=entry.family,
+            timbre=entry.timbre,
+            pitched=entry.pitched,
+            midi_program=entry.midi.program,
+            midi_octave=entry.midi.octave,
+            midi_percussion=entry.midi.percussion,
+            dimensions=tuple(Dimension(d.what, d.cite.quote, d.cite) for d in entry.dimensions),
+            cite=entry.cite,
+            notes=entry.notes,
+            description=entry.description,
         )
-        result.append(
-            Instrument(
-                id=require(entry, "id", where),
-                name=require(entry, "name", where),
-                family=require(entry, "family", where),
-                timbre=require(entry, "timbre", where),
-                pitched=bool(entry.get("pitched", False)),
-                midi_program=midi.get("program"),
-                midi_octave=int(midi.get("octave", 0)),
-                midi_percussion=midi.get("percussion"),
-                dimensions=dims,
-                cite=citation(require(entry, "cite", where), where),
-                notes=citations(entry.get("notes"), f"{where}.notes"),
-                description=citations(entry.get("description"), f"{where}.description"),
-            )
-        )
-    return tuple(result)
+        for entry in instruments_data().instruments
+    )
 
 
 def instrument(name: str) -> Instrument:
@@ -100,28 +89,19 @@ def instrument(name: str) -> Instrument:
 
 @functools.lru_cache(maxsize=1)
 def fingerings() -> tuple[Fingering, ...]:
-    """Every (note, instrument) fingering of the 樂譜."""
+    """Every (note, instrument) fingering of the 樂譜 (the instrument ids are checked at load)."""
     result = []
-    table = require(load_data("instruments.yaml"), "fingering", _FILE)
-    for token, by_instrument in table.items():
+    for token, row in instruments_data().fingering.items():
         parse_note(token)
-        for inst_id, entry in by_instrument.items():
-            if inst_id.startswith("_"):
-                continue
-            where = f"{_FILE}: fingering.{token}.{inst_id}"
-            if inst_id not in {x.id for x in instruments()}:
-                raise DataError(f"{where}: unknown instrument {inst_id!r}")
-            result.append(
-                Fingering(token, inst_id, entry["written"], entry["text"], citation(entry["cite"], where))
-            )
+        for inst_id, entry in row.instruments.items():
+            result.append(Fingering(token, inst_id, entry.written, entry.text, entry.cite))
     return tuple(result)
 
 
 def fingering_gloss(note: str) -> tuple[Citation, ...]:
     """The modern translation's rendering of a note's 樂譜 entry (``_gloss`` in the data)."""
     token = fingering(note)[0].note
-    table = require(load_data("instruments.yaml"), "fingering", _FILE)
-    return citations(table[token].get("_gloss"), f"{_FILE}: fingering.{token}._gloss")
+    return instruments_data().fingering[token].gloss
 
 
 def fingered_notes() -> tuple[str, ...]:

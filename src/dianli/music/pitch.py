@@ -18,7 +18,7 @@ from dianli.corpus.normalise import fold
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.measures import UNITS_CUN, Length, parse_length
-from dianli.music.sources import citation, citations, load_data, require
+from dianli.music.schema import pitch_data
 
 _FILE = "music/data/pitch.yaml"
 TUNING_SYSTEMS: tuple[str, ...] = ("sanfen", "stated", "equal")
@@ -73,24 +73,20 @@ class Note:
 @functools.lru_cache(maxsize=1)
 def lus() -> tuple[Lu, ...]:
     """The sixteen pitches in order of their pipes (黃鐘 … 清夾鐘)."""
-    result = []
-    for i, entry in enumerate(require(load_data("pitch.yaml"), "lu", _FILE)):
-        where = f"{_FILE}: lu[{i}]"
-        cite = citation(require(entry, "cite", where), where)
-        result.append(
-            Lu(
-                id=require(entry, "id", where),
-                name=require(entry, "name", where),
-                short=require(entry, "short", where),
-                semitone=int(require(entry, "semitone", where)),
-                pipe=int(require(entry, "pipe", where)),
-                qing_of=entry.get("qing_of"),
-                stated=parse_length(cite.quote.split("長", 1)[-1]),
-                cite=cite,
-                parallels=citations(entry.get("parallels"), f"{where}.parallels"),
-            )
+    return tuple(
+        Lu(
+            id=entry.id,
+            name=entry.name,
+            short=entry.short,
+            semitone=entry.semitone,
+            pipe=entry.pipe,
+            qing_of=entry.qing_of,
+            stated=parse_length(entry.cite.quote.split("長", 1)[-1]),
+            cite=entry.cite,
+            parallels=entry.parallels,
         )
-    return tuple(result)
+        for entry in pitch_data().lu
+    )
 
 
 def lu_ids() -> tuple[str, ...]:
@@ -109,18 +105,10 @@ def lu(name: str) -> Lu:
 @functools.lru_cache(maxsize=1)
 def gongche_table() -> tuple[GongChe, ...]:
     """The 工尺 syllables (合 四 一 上 尺 工 凡 六 五 乙) with their 律."""
-    result = []
-    for i, entry in enumerate(require(load_data("pitch.yaml"), "gongche", _FILE)):
-        where = f"{_FILE}: gongche[{i}]"
-        result.append(
-            GongChe(
-                name=require(entry, "name", where),
-                lu=lu(require(entry, "lu", where)).id,
-                cite=citation(require(entry, "cite", where), where),
-                assumption=entry.get("assumption"),
-            )
-        )
-    return tuple(result)
+    return tuple(
+        GongChe(name=entry.name, lu=lu(entry.lu).id, cite=entry.cite, assumption=entry.assumption)
+        for entry in pitch_data().gongche
+    )
 
 
 def gongche(name: str) -> GongChe:
@@ -133,18 +121,17 @@ def gongche(name: str) -> GongChe:
 
 def mode_syllables() -> tuple[str, ...]:
     """The six syllables the 大成樂 uses (合 四 上 尺 工 六)."""
-    return tuple(require(require(load_data("pitch.yaml"), "mode", _FILE), "syllables", _FILE))
+    return pitch_data().mode.syllables
 
 
 def mode_cite() -> Citation:
     """Where the witness names the six syllables of the 大成樂."""
-    return citation(require(load_data("pitch.yaml"), "mode", _FILE)["cite"], f"{_FILE}: mode.cite")
+    return pitch_data().mode.cite
 
 
 def gekoupu_cites() -> tuple[Citation, ...]:
     """The 歌口譜: where each syllable starts and falls in the mouth (every witness that gives it)."""
-    entry = require(load_data("pitch.yaml"), "gekoupu", _FILE)
-    return citations(require(entry, "cites", f"{_FILE}: gekoupu"), f"{_FILE}: gekoupu.cites")
+    return pitch_data().gekoupu.cites
 
 
 def note_tokens() -> tuple[str, ...]:
@@ -169,11 +156,10 @@ def parse_note(token: str) -> Note:
 @functools.lru_cache(maxsize=1)
 def sanfen_lengths() -> dict[str, Fraction]:
     """Pipe lengths in 寸 by 三分損益, exact fractions, for all sixteen pitches."""
-    spec = require(load_data("pitch.yaml"), "sanfen", _FILE)
-    start = require(spec, "start", f"{_FILE}: sanfen")
-    factors = {k: Fraction(v[0], v[1]) for k, v in require(spec, "factors", f"{_FILE}: sanfen").items()}
-    lengths: dict[str, Fraction] = {lu(start["lu"]).id: Fraction(start["length_cun"])}
-    for i, (src, dst, op) in enumerate(require(spec, "steps", f"{_FILE}: sanfen")):
+    spec = pitch_data().sanfen
+    factors = {k: Fraction(numerator, denominator) for k, (numerator, denominator) in spec.factors.items()}
+    lengths: dict[str, Fraction] = {lu(spec.start.lu).id: Fraction(spec.start.length_cun)}
+    for i, (src, dst, op) in enumerate(spec.steps):
         if lu(src).id not in lengths or op not in factors:
             raise DataError(f"{_FILE}: sanfen.steps[{i}] uses {src!r} before it is generated or op {op!r}")
         lengths[lu(dst).id] = lengths[lu(src).id] * factors[op]
@@ -188,16 +174,16 @@ def sanfen_lengths() -> dict[str, Fraction]:
 
 def default_huangzhong_hz() -> float:
     """The assumed frequency of 黃鐘 (see ``absolute_pitch`` in data/pitch.yaml)."""
-    return float(require(load_data("pitch.yaml"), "absolute_pitch", _FILE)["huangzhong_hz"])
+    return pitch_data().absolute_pitch.huangzhong_hz
 
 
 def assumptions() -> dict[str, str]:
     """The pitch assumptions, by topic, as shown to users."""
-    data = load_data("pitch.yaml")
+    data = pitch_data()
     return {
-        "absolute_pitch": data["absolute_pitch"]["assumption"],
-        "pipe_length_to_pitch": data["pipes"]["assumption"],
-        "sanfen_order": data["sanfen"]["assumption"],
+        "absolute_pitch": data.absolute_pitch.assumption,
+        "pipe_length_to_pitch": data.pipes.assumption,
+        "sanfen_order": data.sanfen.assumption,
     }
 
 

@@ -20,7 +20,7 @@ from dianli.corpus.witnesses import load_witness
 from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.pitch import Note, mode_cite, mode_syllables, parse_note
-from dianli.music.sources import citation, citations, load_data, require
+from dianli.music.schema import movements_data
 
 _FILE = "music/data/movements.yaml"
 MISSING_CHARACTER = "□"
@@ -118,38 +118,31 @@ class Movement:
 
 def score_witness() -> str:
     """The witness whose 樂章 carries the notes."""
-    return str(require(load_data("movements.yaml"), "score_witness", _FILE))
+    return movements_data().score_witness
 
 
 def _shape() -> tuple[int, int]:
-    data = load_data("movements.yaml")
-    return int(data["phrases_per_movement"]), int(data["characters_per_phrase"])
+    data = movements_data()
+    return data.phrases_per_movement, data.characters_per_phrase
 
 
 @functools.lru_cache(maxsize=1)
 def movement_infos() -> tuple[MovementInfo, ...]:
     """The movements in the order of the rite."""
-    result = []
-    for i, entry in enumerate(require(load_data("movements.yaml"), "movements", _FILE)):
-        where = f"{_FILE}: movements[{i}]"
-        gloss = []
-        for j, g in enumerate(entry.get("gloss", []) or []):
-            phrase, position = require(g, "position", f"{where}.gloss[{j}]")
-            gloss.append((int(phrase), int(position), str(g["reading"]), citation(g["cite"], where)))
-        result.append(
-            MovementInfo(
-                id=require(entry, "id", where),
-                name=require(entry, "name", where),
-                tune=require(entry, "tune", where),
-                section=require(entry, "section", where),
-                danced=bool(require(entry, "danced", where)),
-                same_as=entry.get("same_as"),
-                cite=citation(require(entry, "cite", where), where),
-                gloss=tuple(gloss),
-                text_cites=citations(entry.get("text_cites"), f"{where}.text_cites"),
-            )
+    return tuple(
+        MovementInfo(
+            id=entry.id,
+            name=entry.name,
+            tune=entry.tune,
+            section=entry.section,
+            danced=entry.danced,
+            same_as=entry.same_as,
+            cite=entry.cite,
+            gloss=tuple((g.position[0], g.position[1], g.reading, g.cite) for g in entry.gloss),
+            text_cites=entry.text_cites,
         )
-    return tuple(result)
+        for entry in movements_data().movements
+    )
 
 
 def movement_ids() -> tuple[str, ...]:
@@ -296,7 +289,7 @@ def _unencoded(char: str) -> bool:
 
 def dance_witnesses() -> tuple[str, ...]:
     """Witnesses whose 舞譜 is cross-checked against the score."""
-    return tuple(require(load_data("movements.yaml"), "dance_witnesses", _FILE))
+    return movements_data().dance_witnesses
 
 
 def score_findings() -> tuple[Finding, ...]:
@@ -364,5 +357,5 @@ def score_findings() -> tuple[Finding, ...]:
 
 def score_citations() -> tuple[Citation, ...]:
     """The structural citations of the score data (for the citation test)."""
-    data = load_data("movements.yaml")
-    return citations([data["structure_cite"], data["one_note_per_character_cite"]], _FILE)
+    data = movements_data()
+    return (data.structure_cite, data.one_note_per_character_cite)

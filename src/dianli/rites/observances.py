@@ -19,7 +19,7 @@ from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 from dianli.places.governs import governing_witness
-from dianli.places.places import Place, PlaceAt, place_at
+from dianli.places.places import Place, PlaceAt, get_place, place_at, qing_rule_end
 from dianli.rites.load import all_rites
 from dianli.rites.model import DateRule, Rite
 from dianli.rites.readings import rites_for
@@ -203,7 +203,8 @@ def observances_for(
 
     The rules are those of the resolved rites in the reading of the witness that governs the place that
     year (or ``witness``). Without overrides, the days of rules that do not depend on the place are
-    computed once per year and shared (the entries are immutable)."""
+    computed once per year and shared (the entries are immutable). In the year Qing rule over the place
+    ended (Taiwan, 1895), the days after the cession took effect are left out."""
     if not FIRST_YEAR <= year <= CALENDAR_LAST_YEAR:
         raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{CALENDAR_LAST_YEAR}")
     # After the dynasty the days of the rites still held are computed for the place as it stood in its last
@@ -212,7 +213,26 @@ def observances_for(
     reader = check_witness(witness) if witness is not None else governing_witness(unit.id, unit.year)
     wanted = tuple(dict.fromkeys(find_rite(r) for r in rites)) if rites is not None else tuple(all_rites())
     chosen = [(rite_id, rule) for rite_id in wanted for rule in rules_in_force(rite_id, unit, year, reader)]
-    given: Overrides = overrides or {}
+    return _until_qing_rule_ends(_entries(chosen, unit, year, reader, include_related, overrides or {}), unit)
+
+
+def _until_qing_rule_ends(entries: tuple[Occurrence, ...], unit: PlaceAt) -> tuple[Occurrence, ...]:
+    """Drop the days after Qing rule over the unit ended (Taiwan: the ratification of the cession, 1895)."""
+    ending = get_place(unit.id).ended_by
+    if ending is None or unit.year < qing_rule_end(ending).last_year:
+        return entries
+    last_day = qing_rule_end(ending).ratifications_exchanged
+    return tuple(o for o in entries if o.day is None or o.day <= last_day)
+
+
+def _entries(
+    chosen: list[tuple[str, DateRule]],
+    unit: PlaceAt,
+    year: int,
+    reader: str,
+    include_related: bool,
+    given: Overrides,
+) -> tuple[Occurrence, ...]:
     if given:
         dated, undated = _calendar(chosen, unit, year, reader, include_related, given)
         return (*dated, *undated)

@@ -1,12 +1,12 @@
-"""The rite vocabulary that is data, not schema: postures and what they count."""
+"""The rite vocabulary that is data, not schema: postures and what they count, and the place levels."""
 
 from __future__ import annotations
 
 import functools
-from importlib import resources
 
-import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from dianli.datafile import load_model
 
 
 class Posture(BaseModel):
@@ -20,18 +20,40 @@ class Posture(BaseModel):
     gloss: str
 
 
+class PlaceLevelName(BaseModel):
+    """A level of place as the witnesses name it (府, 縣 …) and the levels of dianli.places it means."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    levels: tuple[str, ...] = Field(min_length=1)
+
+
+class VocabularyFile(BaseModel):
+    """``data/vocabulary.yaml``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    postures: tuple[Posture, ...]
+    place_levels: tuple[PlaceLevelName, ...]
+
+
+@functools.cache
+def vocabulary_data() -> VocabularyFile:
+    """``data/vocabulary.yaml``, validated."""
+    return load_model("rites", "data/vocabulary.yaml", VocabularyFile)
+
+
 @functools.cache
 def postures() -> dict[str, Posture]:
     """Every posture of ``data/vocabulary.yaml`` by name."""
-    raw = yaml.safe_load(resources.files("dianli.rites.data").joinpath("vocabulary.yaml").read_text("utf-8"))
-    return {p["name"]: Posture.model_validate(p) for p in raw["postures"]}
+    return {p.name: p for p in vocabulary_data().postures}
 
 
 @functools.cache
 def place_levels() -> dict[str, frozenset[str]]:
     """Level names a rite may use (省城, 府 …, or a level id itself) → the place levels they mean."""
-    raw = yaml.safe_load(resources.files("dianli.rites.data").joinpath("vocabulary.yaml").read_text("utf-8"))
-    table = {entry["name"]: frozenset(entry["levels"]) for entry in raw["place_levels"]}
+    table = {entry.name: frozenset(entry.levels) for entry in vocabulary_data().place_levels}
     for levels in list(table.values()):
         for level in levels:
             table.setdefault(level, frozenset({level}))

@@ -15,17 +15,19 @@ evidence, chosen by id. Rule kinds:
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, Self, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from dianli.corpus.cite import Citation
+from dianli.datafile import load_model, parse_model
 from dianli.errors import DataError, UnknownValueError
 
-_DATA = "dianli.spring_ox"
+_PACKAGE = "spring_ox"
 PROFILE_FILES: dict[str, str] = {"gazetteer": "data/gazetteer.yaml", "almanac": "data/almanac.yaml"}
 PHASES_FILE = "data/phases.yaml"
+GLOSSES_FILE = "data/glosses.yaml"
 PARTS = ("ox", "god", "placing", "making")
 
 
@@ -33,10 +35,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Cite(_Model):
-    witness: str
-    quote: str
-    section: str | None = None
+M = TypeVar("M", bound=_Model)
 
 
 class Source(_Model):
@@ -48,7 +47,7 @@ class Source(_Model):
 class Evidence(_Model):
     """Where a rule comes from: a witness, a public page, or an assumption (at least one)."""
 
-    cite: Cite | None = None
+    cite: Citation | None = None
     source: Source | None = None
     assumption: str | None = None
     note: str | None = None
@@ -70,7 +69,7 @@ class Comparison(_Model):
 class Case(_Model):
     when: dict[str, list[str] | Comparison]
     value: Any
-    cite: Cite | None = None
+    cite: Citation | None = None
     source: Source | None = None
     assumption: str | None = None
 
@@ -145,7 +144,7 @@ class Phase(_Model):
     element: str
     colour: str
     hex: str
-    cite: Cite
+    cite: Citation
 
 
 class Phases(_Model):
@@ -155,21 +154,31 @@ class Phases(_Model):
     hex_assumption: str
 
 
-def _load_yaml(name: str) -> Any:
-    try:
-        text = resources.files(_DATA).joinpath(name).read_text(encoding="utf-8")
-        return yaml.safe_load(text)
-    except (FileNotFoundError, yaml.YAMLError) as exc:
-        raise DataError(f"spring_ox/{name}: {exc}") from exc
+class Gloss(_Model):
+    """A further citation of the gazetteer rule, linked to the attributes or phases it supports."""
+
+    attributes: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
+    cite: Citation
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _supports_something(self) -> Self:
+        if not self.attributes and not self.phases:
+            raise ValueError("a gloss names the attributes or the phases it supports")
+        return self
 
 
-def _validate(model: type[_Model], name: str, data: Any) -> Any:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise DataError(f"spring_ox/{name}: element {where}: {first['msg']}") from exc
+class Glosses(_Model):
+    """``data/glosses.yaml``: the wording of one profile's rule in the other witnesses."""
+
+    profile: str
+    glosses: tuple[Gloss, ...]
+
+
+def _validate(model: type[M], name: str, data: Any) -> M:
+    """Validate data already in memory as the file ``name`` (errors as :mod:`dianli.datafile` gives them)."""
+    return parse_model(f"dianli/{_PACKAGE}/{name}", yaml.safe_dump(data, allow_unicode=True), model)
 
 
 @cache
@@ -178,19 +187,45 @@ def load_profile(profile_id: str) -> Profile:
     if profile_id not in PROFILE_FILES:
         raise UnknownValueError("spring-ox rule set", profile_id, PROFILE_FILES)
     name = PROFILE_FILES[profile_id]
-    profile: Profile = _validate(Profile, name, _load_yaml(name))
+    profile = load_model(_PACKAGE, name, Profile)
     ids = [a.id for a in profile.attributes]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise DataError(f"spring_ox/{name}: duplicate attribute ids {duplicates}")
+        raise DataError(f"dianli/{_PACKAGE}/{name}: duplicate attribute ids {duplicates}")
     return profile
 
 
 @cache
 def load_phases() -> Phases:
     """The five phases: colour names, print colours, and which overcomes which."""
-    phases: Phases = _validate(Phases, PHASES_FILE, _load_yaml(PHASES_FILE))
-    return phases
+    return load_model(_PACKAGE, PHASES_FILE, Phases)
+
+
+@cache
+def load_glosses() -> Glosses:
+    """The further citations of the gazetteer rule; every attribute and phase they name must exist."""
+    return check_glosses(load_model(_PACKAGE, GLOSSES_FILE, Glosses), f"dianli/{_PACKAGE}/{GLOSSES_FILE}")
+
+
+def check_glosses(glosses: Glosses, where: str) -> Glosses:
+    """``glosses`` if its profile, attributes and phases exist; else a DataError naming ``where``."""
+    if glosses.profile not in PROFILE_FILES:
+        raise DataError(
+            f"{where}: profile: unknown {glosses.profile!r}; accepted: {', '.join(PROFILE_FILES)}"
+        )
+    attributes = [a.id for a in load_profile(glosses.profile).attributes]
+    elements = [p.element for p in load_phases().phases]
+    for i, gloss in enumerate(glosses.glosses):
+        for kind, names, known in (
+            ("attributes", gloss.attributes, attributes),
+            ("phases", gloss.phases, elements),
+        ):
+            unknown = [n for n in names if n not in known]
+            if unknown:
+                raise DataError(
+                    f"{where}: glosses.{i}.{kind}: unknown {', '.join(unknown)}; accepted: {', '.join(known)}"
+                )
+    return glosses
 
 
 def profile_ids() -> tuple[str, ...]:
