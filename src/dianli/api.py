@@ -6,6 +6,13 @@ package imports this facade except the interfaces (``dianli.cli``, ``dianli.web`
 
 from __future__ import annotations
 
+from dianli.align import Alignment
+from dianli.align import align as align_witness
+from dianli.align import measure as measure_alignment
+from dianli.align_report import draft_reading as alignment_draft
+from dianli.align_report import text_lines as alignment_lines
+from dianli.align_report import to_data as alignment_data
+from dianli.align_report import to_html as alignment_html
 from dianli.calendar.computed import Disagreement, cross_check_year
 from dianli.calendar.date_clause import DateClause, date_clause, fill_date_clause
 from dianli.calendar.date_rules import RuleDate, fasting_window, wanshou_dates
@@ -254,6 +261,7 @@ __all__: list[str] = [
     "SOLAR_TERMS",
     "STEMS",
     "TARGET_PERCENT",
+    "Alignment",
     "BoundedCache",
     "CharacterNotation",
     "ChineseDate",
@@ -336,6 +344,11 @@ __all__: list[str] = [
     "Witness",
     "WitnessInfo",
     "accepted_movement_names",
+    "align_witness",
+    "alignment_data",
+    "alignment_draft",
+    "alignment_html",
+    "alignment_lines",
     "all_observances",
     "all_places",
     "all_rites",
@@ -412,6 +425,7 @@ __all__: list[str] = [
     "lu",
     "lus",
     "manifest",
+    "measure_alignment",
     "month_sexagenary",
     "movement",
     "movement_ids",

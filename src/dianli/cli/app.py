@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "serve",
     "eclipses",
     "places",
+    "align",
 )
 
 app = typer.Typer(

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from dianli.api import (
     diff_rite,
+    governance,
     resolve_rite,
     rite_catalogue,
     rite_exhibits,
@@ -80,6 +81,7 @@ def register(app: typer.Typer) -> None:
             f"[bold]{r.rite.names.classical[0]}[/] — {r.rite.names.gloss}\n"
             f"{r.place.name} ({r.place.level}) · {r.year} · witness [cyan]{w}[/]"
             + ("" if w == r.governing_witness else f" (governing: {r.governing_witness})")
+            + f"\n[dim]{escape(governance(r.place.id, r.year).note)}[/]"
         )
         shown: list[RenderableType] = [Panel(head, expand=False)]
         if role is None:

@@ -240,11 +240,17 @@ def _resolve(rite_id: str, place_id: str, year: int, witness: str | None) -> Res
 
 def scope_for(rite_id: str, place: PlaceAt, year: int, witness: str) -> Scope:
     """The scope of a rite at a place in a year in a witness's reading (see :class:`Scope`)."""
+    return Scope(place, year, witness, rite_id, _order(rite_id, witness))
+
+
+@functools.cache
+def _order(rite_id: str, witness: str) -> tuple[str, ...]:
+    """The witnesses whose readings ``witness`` follows for ``rite_id`` (see :class:`Scope`)."""
     chain = reading_chain(witness)
     holders = witnesses_with_rite(rite_id) if rite_id in all_rites() else ()
     if any(w in holders for w in translation_family(witness)):
-        return Scope(place, year, witness, rite_id, chain)
-    return Scope(place, year, witness, rite_id, chain + tuple(w for w in witness_ids() if w not in chain))
+        return chain
+    return chain + tuple(w for w in witness_ids() if w not in chain)
 
 
 def resolve_with(

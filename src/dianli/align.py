@@ -1,0 +1,356 @@
+"""Alignment of a witness to the model: which of its clauses say what a modelled element already cites.
+
+The *model* is every element of the rite data with the places where other witnesses state it: the spans
+its citations resolve to in witnesses of the same language as the target (a modern translation is not
+compared with a classical text). For each top-level section that the target shares with a model witness,
+the target's clauses and the model's cited spans (in text order) are aligned as two sequences:
+
+* every pair is scored on the folding key (script and variant characters do not matter) by a fuzzy
+  local match — ``rapidfuzz``'s partial ratio of the shorter string inside the longer, 0–100 —
+  weighted by how much of the longer the shorter covers, so a two-character call does not "match" a long
+  passage that happens to contain it;
+* a monotone path through the score matrix (each step goes to the next clause, the next span, or both)
+  maximises the sum of the scores above :data:`VARIANT_SCORE`; order in the section decides between equal
+  candidates, as a reader would (the second 「再拜」 follows the second offering, not the first).
+
+Each clause of the target is then *same* (on the path with a score ≥ :data:`SAME_SCORE`: an agreeing
+citation of the elements that span supports), *variant* (best score on the path between the two
+thresholds: a different reading of those elements, with the differing characters marked), or *new* (no
+span of the model matches it). Model elements of the shared sections that no clause matched are
+*missing*. The thresholds are measured on the seeds (``measure``): see the README.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+from rapidfuzz.process import cdist
+
+from dianli.corpus.cite import CitationError, resolve
+from dianli.corpus.clauses import Clause, clauses
+from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import manifest, witness_ids
+from dianli.errors import UnknownValueError
+from dianli.rites.load import all_rites
+from dianli.rites.model import walk_paths
+
+SAME_SCORE = 90.0
+"""A clause whose best aligned span scores at least this is *same* (measured on 001: see ``measure``)."""
+VARIANT_SCORE = 60.0
+"""Below this a span does not match a clause at all; between the two the clause is a *variant*."""
+MIN_KEY = 3
+"""A span or clause shorter than this (a two-character call such as 再拜) matches only as a whole."""
+DISTINCT_KEY = 6
+"""Words at least this long, matched once, are taken as stated for every element of the section that
+cites the same words elsewhere (a tablet and the call that visits it); shorter ones (跪叩首興) only where
+the path put them."""
+CONTAINED_SCORE = 95.0
+"""A clause found whole (at least this partial ratio) inside a longer span says those words of it: its
+score is not weighted down by the share of the span it covers (001 cuts 『奠帛』．『行初獻禮』 where 福建通志
+runs them together)."""
+EXCLUDED_SECTIONS = ("front", "back")
+CLASSES = ("same", "variant", "new")
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpan:
+    """Where a witness of the model states an element: the element's path, the witness and the span."""
+
+    element: str
+    witness: str
+    section: str
+    start: int
+    end: int
+    quote: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One aligned pair: a model span the clause matches, with its score."""
+
+    span: ModelSpan
+    score: float
+
+
+@dataclass(frozen=True)
+class AlignedClause:
+    """A clause of the target with its class and the model spans it matches (best first)."""
+
+    clause: Clause
+    kind: str
+    matches: tuple[Match, ...] = ()
+
+    @property
+    def elements(self) -> tuple[str, ...]:
+        """The elements this clause supports (for *same*) or reads differently (for *variant*)."""
+        return tuple(dict.fromkeys(m.span.element for m in self.matches))
+
+    @property
+    def best(self) -> Match | None:
+        return self.matches[0] if self.matches else None
+
+    def diff(self) -> tuple[tuple[str, str], ...]:
+        """The clause against its best span, as (op, text) runs: ``=`` shared, ``-`` only in the model,
+        ``+`` only in the target (reading text, characters compared on the folding key)."""
+        if self.best is None:
+            return (("+", self.clause.text),)
+        return char_diff(self.best.span.quote, self.clause.text)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A witness aligned to the model: every clause classed, and the model elements it lacks."""
+
+    witness: str
+    model_witnesses: tuple[str, ...]
+    clauses: tuple[AlignedClause, ...]
+    missing: tuple[ModelSpan, ...] = field(default=())
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys((*CLASSES, "missing"), 0)
+        for aligned in self.clauses:
+            out[aligned.kind] += 1
+        out["missing"] = len({m.element for m in self.missing})
+        return out
+
+
+def char_diff(model: str, target: str) -> tuple[tuple[str, str], ...]:
+    """Character runs of two readings: ``=`` in both, ``-`` model only, ``+`` target only (compared on the
+    folding key of each character, shown in each text's own characters; punctuation and layout, which the
+    folding key drops, are left out of both)."""
+    model = "".join(c for c in model if fold(c))
+    target = "".join(c for c in target if fold(c))
+    a, b = [fold(c) for c in model], [fold(c) for c in target]
+    runs: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            runs.append(("=", target[j1:j2]))
+            continue
+        if i2 > i1:
+            runs.append(("-", model[i1:i2]))
+        if j2 > j1:
+            runs.append(("+", target[j1:j2]))
+    return tuple(runs)
+
+
+def _top(section: str) -> str:
+    return section.split(".", 1)[0]
+
+
+def _language(witness: str) -> str:
+    return next(info.language for info in manifest() if info.id == witness)
+
+
+def model_witnesses(target: str) -> tuple[str, ...]:
+    """The witnesses the target is compared with: the others of its language, except a text it translates
+    or that translates it (those are one text)."""
+    if target not in witness_ids():
+        raise UnknownValueError("witness", target, witness_ids())
+    infos = {info.id: info for info in manifest()}
+    family = {target, infos[target].translation_of} | {
+        i.id for i in infos.values() if i.translation_of == target
+    }
+    return tuple(w for w in witness_ids() if w not in family and _language(w) == _language(target))
+
+
+@functools.cache
+def cited_spans() -> tuple[tuple[str, str, str, int, int, str], ...]:
+    """(element path, witness, section, text start, text end, quote) of every citation of the rite data that
+    resolves (a citation that does not is reported by the citation tests, not here)."""
+    out: list[tuple[str, str, str, int, int, str]] = []
+    for rite in all_rites().values():
+        for path, element in walk_paths(rite, rite.id):
+            for cite in element.citations:
+                try:
+                    found = resolve(cite.witness, cite.quote, cite.section)
+                except (CitationError, UnknownValueError):
+                    continue
+                out.append(
+                    (path, cite.witness, found.section.id, found.text_start, found.text_end, cite.quote)
+                )
+    return tuple(out)
+
+
+def model_spans(witnesses: Iterable[str]) -> tuple[ModelSpan, ...]:
+    """The model as seen from the given witnesses: one span per (element, citation), in text order."""
+    wanted = set(witnesses)
+    spans = [
+        ModelSpan(path, w, section, start, end, quote, fold(quote))
+        for path, w, section, start, end, quote in cited_spans()
+        if w in wanted
+    ]
+    return tuple(sorted(spans, key=lambda s: (s.witness, s.start, s.end, s.element)))
+
+
+def _score_matrix(clause_keys: Sequence[str], span_keys: Sequence[str]) -> list[list[float]]:
+    """Scores of every (clause, span) pair: the partial ratio of the shorter inside the longer. A clause
+    that holds a whole quoted span states that element (hand citations quote phrases of clauses), so
+    containment counts fully; a clause that is only a piece of a longer span says part of it, and its score
+    is weighted by the share of the span it covers. Pieces of fewer than :data:`MIN_KEY` characters only
+    count when they match whole."""
+    if not clause_keys or not span_keys:
+        return [[0.0] * len(span_keys) for _ in clause_keys]
+    partial = cdist(clause_keys, span_keys, scorer=fuzz.partial_ratio)
+    out: list[list[float]] = []
+    for i, ck in enumerate(clause_keys):
+        row = []
+        for j, sk in enumerate(span_keys):
+            score = float(partial[i][j])
+            if len(ck) < MIN_KEY and ck != sk:
+                score *= len(ck) / max(len(sk), 1)
+            elif len(ck) < len(sk) and score < CONTAINED_SCORE:
+                score *= 0.6 + 0.4 * len(ck) / len(sk)
+            elif len(sk) < MIN_KEY and sk != ck:
+                score *= 0.6 + 0.4 * len(sk) / max(len(ck), 1)
+            row.append(score)
+        out.append(row)
+    return out
+
+
+def _path(scores: list[list[float]]) -> list[tuple[int, int]]:
+    """The cells of the monotone path through the matrix that maximises the sum of the scores that reach
+    :data:`VARIANT_SCORE` (a step moves to the next row, the next column or both)."""
+    n, m = len(scores), len(scores[0]) if scores else 0
+    if not n or not m:
+        return []
+    gain = [[s if s >= VARIANT_SCORE else 0.0 for s in row] for row in scores]
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        prev, here, g = best[i - 1], best[i], gain[i - 1]
+        for j in range(1, m + 1):
+            here[j] = g[j - 1] + max(prev[j - 1], prev[j], here[j - 1])
+    cells: list[tuple[int, int]] = []
+    i, j = n, m
+    while i > 0 and j > 0:
+        cells.append((i - 1, j - 1))
+        diag, up, left = best[i - 1][j - 1], best[i - 1][j], best[i][j - 1]
+        top = max(diag, up, left)
+        if diag == top:
+            i, j = i - 1, j - 1
+        elif up == top:
+            i -= 1
+        else:
+            j -= 1
+    return cells[::-1]
+
+
+def align_sequences(clause_keys: Sequence[str], span_keys: Sequence[str]) -> list[tuple[int, int, float]]:
+    """(clause index, span index, score) of every aligned pair that reaches :data:`VARIANT_SCORE`, in
+    order: the engine of :func:`align`, on folding keys."""
+    scores = _score_matrix(clause_keys, span_keys)
+    return [(r, c, scores[r][c]) for r, c in _path(scores) if scores[r][c] >= VARIANT_SCORE]
+
+
+def classify(score: float | None) -> str:
+    """The class of a clause from the best score of its aligned spans (None: none reached)."""
+    if score is None:
+        return "new"
+    return "same" if score >= SAME_SCORE else "variant"
+
+
+def align(target: str, model: Sequence[str] | None = None) -> Alignment:
+    """Align every clause of ``target`` outside the title and colophon to the model of ``model`` (default:
+    :func:`model_witnesses`)."""
+    witnesses = tuple(model) if model is not None else model_witnesses(target)
+    spans = model_spans(witnesses)
+    mine = [c for c in clauses(target) if _top(c.section) not in EXCLUDED_SECTIONS]
+    found: dict[int, list[Match]] = {}
+    tops = sorted({_top(c.section) for c in mine})
+    for top in tops:
+        rows = [i for i, c in enumerate(mine) if _top(c.section) == top]
+        keys = [fold(mine[i].text) for i in rows]
+        for witness in witnesses:
+            cols = [s for s in spans if s.witness == witness and _top(s.section) == top]
+            if not cols:
+                continue
+            distinct = sorted({(s.start, s.end) for s in cols})
+            keyed = {(s.start, s.end): s.key for s in cols}
+            for r, c, score in align_sequences(keys, [keyed[d] for d in distinct]):
+                # words distinctive enough are stated for every element that cites them in the section
+                key = keyed[distinct[c]]
+                for span in cols:
+                    if (span.start, span.end) == distinct[c] or (
+                        span.key == key and len(key) >= DISTINCT_KEY
+                    ):
+                        found.setdefault(rows[r], []).append(Match(span, round(score, 1)))
+    aligned: list[AlignedClause] = []
+    matched_elements: set[str] = set()
+    for i, clause in enumerate(mine):
+        matches = tuple(sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
+        if not matches:
+            aligned.append(AlignedClause(clause, "new"))
+            continue
+        kind = classify(matches[0].score)
+        kept = tuple(m for m in matches if (m.score >= SAME_SCORE) == (kind == "same"))
+        matched_elements.update(m.span.element for m in kept)
+        aligned.append(AlignedClause(clause, kind, kept))
+    mine_tops = set(tops)
+    missing = tuple(s for s in spans if _top(s.section) in mine_tops and s.element not in matched_elements)
+    return Alignment(target, witnesses, tuple(aligned), missing)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """The aligner against the hand-made citations of a witness (its own citations left out of the model)."""
+
+    witness: str
+    hand: int
+    """Hand citations of the witness (element, span) in the aligned sections."""
+    alignable: int
+    """Of those, the ones whose element the model knows from another witness (the only ones findable)."""
+    recalled: int
+    """Hand citations whose element the aligner attached as *same* to a clause overlapping the span."""
+    automatic: int
+    """Automatic *same* attachments (clause, element)."""
+    correct: int
+    """Of those, the ones where the element has a hand citation overlapping the clause."""
+
+    @property
+    def recall(self) -> float:
+        return self.recalled / self.hand if self.hand else 0.0
+
+    @property
+    def recall_alignable(self) -> float:
+        return self.recalled / self.alignable if self.alignable else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.automatic if self.automatic else 0.0
+
+
+def measure(target: str) -> Measure:
+    """Align ``target`` against the model without its own citations and compare with its hand citations."""
+    result = align(target)
+    hand = [(path, start, end) for path, w, section, start, end, _ in cited_spans()
+            if w == target and _top(section) not in EXCLUDED_SECTIONS]  # fmt: skip
+    known = {s.element for s in model_spans(result.model_witnesses)}
+    same = [(a.clause, e) for a in result.clauses if a.kind == "same" for e in a.elements]
+    by_element: dict[str, list[tuple[int, int]]] = {}
+    for path, start, end in hand:
+        by_element.setdefault(path, []).append((start, end))
+    attached: dict[str, list[Clause]] = {}
+    for clause, element in same:
+        attached.setdefault(element, []).append(clause)
+
+    def overlaps(a: tuple[int, int], clause: Clause) -> bool:
+        return a[0] < clause.end and clause.start < a[1]
+
+    recalled = sum(
+        1 for path, start, end in hand if any(overlaps((start, end), c) for c in attached.get(path, ()))
+    )
+    correct = sum(
+        1 for clause, element in same if any(overlaps(s, clause) for s in by_element.get(element, ()))
+    )
+    return Measure(
+        witness=target,
+        hand=len(hand),
+        alignable=sum(1 for path, _, _ in hand if path in known),
+        recalled=recalled,
+        automatic=len(same),
+        correct=correct,
+    )

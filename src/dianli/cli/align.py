@@ -1,0 +1,82 @@
+"""``dianli align``: a witness's clauses aligned to the model — same, variant, new — and what it lacks."""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+
+import typer
+
+from dianli.api import (
+    align_witness,
+    alignment_data,
+    alignment_draft,
+    alignment_html,
+    alignment_lines,
+    measure_alignment,
+    witness_ids,
+)
+from dianli.cli.common import run_guarded, write_text_output
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    html = "html"
+
+
+CLASS_NAMES = ("same", "variant", "new")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("align")
+    @run_guarded
+    def align(
+        witness: str = typer.Argument(..., help="The witness to align (dianli texts list)."),
+        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json or html."),  # noqa: B008
+        show: list[str] | None = typer.Option(  # noqa: B008
+            None, "--show", help="In text: only these classes (same, variant, new; repeatable)."
+        ),
+        out: str | None = typer.Option(None, "--out", "-o", help="Write the report to this file."),
+        draft: str | None = typer.Option(
+            None, "--draft", help="Also write the draft reading (the curator's decisions) as YAML here."
+        ),
+        measure: bool = typer.Option(
+            False, "--measure", help="Compare with the witness's hand citations (left out of the model)."
+        ),
+    ) -> None:
+        """Align every clause of WITNESS with the modelled clauses of the other witnesses of its language:
+        *same* (an agreeing citation of the element), *variant* (a different reading, differences marked),
+        *new* (no witness of the model has it); and the modelled elements it lacks (*missing*)."""
+        if witness not in witness_ids():
+            from dianli.api import UnknownValueError
+
+            raise UnknownValueError("witness", witness, witness_ids())
+        classes = tuple(show) if show else CLASS_NAMES
+        for name in classes:
+            if name not in CLASS_NAMES:
+                from dianli.api import UnknownValueError
+
+                raise UnknownValueError("--show class", name, CLASS_NAMES)
+        result = align_witness(witness)
+        measured = measure_alignment(witness) if measure else None
+        if draft is not None:
+            write_text_output(alignment_draft(result), draft)
+        if fmt is Format.json:
+            write_text_output(json.dumps(alignment_data(result, measured), ensure_ascii=False, indent=1), out)
+            return
+        if fmt is Format.html:
+            write_text_output(alignment_html(result), out)
+            return
+        counts = result.counts()
+        head = [
+            f"{witness} aligned to {', '.join(result.model_witnesses) or '(no witness of its language)'}",
+            "  " + " · ".join(f"{k} {v}" for k, v in counts.items()),
+        ]
+        if measured is not None:
+            head.append(
+                f"  against its {measured.hand} hand citations: recall {measured.recall:.1%} "
+                f"({measured.recall_alignable:.1%} of the {measured.alignable} the model can know); "
+                f"precision of automatic same {measured.precision:.1%} ({measured.correct}/{measured.automatic})"
+            )
+        write_text_output("\n".join([*head, *alignment_lines(result, classes)]), out)

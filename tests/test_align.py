@@ -1,0 +1,153 @@
+"""The aligner: hand-built cases of the sequence alignment, the classes, the diff, the measurement on 001
+and the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from dianli.align import (
+    AlignedClause,
+    Alignment,
+    Match,
+    ModelSpan,
+    align_sequences,
+    char_diff,
+    classify,
+    measure,
+    model_witnesses,
+)
+from dianli.align_report import draft_reading, to_html
+from dianli.cli.app import app
+from dianli.corpus.clauses import Clause
+from dianli.corpus.normalise import fold
+
+MODEL = ["詣盥洗所", "盥手帨巾", "詣酒尊所司尊者舉冪酌酒", "詣神位前跪", "奠帛獻爵"]
+
+
+def _pairs(clauses: list[str], spans: list[str]) -> list[tuple[int, int]]:
+    return [(r, c) for r, c, _ in align_sequences([fold(t) for t in clauses], [fold(t) for t in spans])]
+
+
+@pytest.mark.parametrize(
+    ("label", "clauses", "expected"),
+    [
+        ("same text", MODEL, [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]),
+        ("other script", ["诣盥洗所", "盥手帨巾", "诣酒尊所司尊者举幂酌酒", "诣神位前跪", "奠帛献爵"],
+         [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4)]),
+        ("a clause inserted", ["詣盥洗所", "盥手帨巾", "鳴贊唱排班班齊", "詣酒尊所司尊者舉冪酌酒", "詣神位前跪", "奠帛獻爵"],
+         [(0, 0), (1, 1), (3, 2), (4, 3), (5, 4)]),
+        ("a clause left out", ["詣盥洗所", "盥手帨巾", "詣神位前跪", "奠帛獻爵"], [(0, 0), (1, 1), (2, 3), (3, 4)]),
+        ("one character changed", ["詣盥洗所", "盥手帨手", "詣酒尊所司尊者舉冪酌酒"], [(0, 0), (1, 1), (2, 2)]),
+    ],
+)  # fmt: skip
+def test_sequence_alignment(label: str, clauses: list[str], expected: list[tuple[int, int]]) -> None:
+    assert _pairs(clauses, MODEL) == expected, label
+
+
+def test_a_moved_clause_is_found_but_order_decides_between_equals() -> None:
+    """A clause moved out of order loses its place on the monotone path (it is *new* there): the path keeps
+    the longest agreeing order, as a collation does; the rest of the section still aligns."""
+    moved = ["奠帛獻爵", "詣盥洗所", "盥手帨巾", "詣酒尊所司尊者舉冪酌酒", "詣神位前跪"]
+    pairs = _pairs(moved, MODEL)
+    assert pairs[-4:] == [(1, 0), (2, 1), (3, 2), (4, 3)]
+    assert (0, 4) not in pairs
+
+
+def test_repeated_calls_follow_the_order() -> None:
+    """The second 再拜 goes with the second offering, not the first."""
+    model = ["初獻", "再拜", "亞獻", "再拜"]
+    assert _pairs(["初獻", "再拜", "亞獻", "再拜"], model) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
+@pytest.mark.parametrize(
+    ("clause", "span", "kind"),
+    [
+        ("詣盥洗所", "詣盥洗所", "same"),
+        ("贊：『詣盥洗所』", "詣盥洗所", "same"),  # the quote stands whole in the clause
+        ("盥手帨手如儀", "盥手帨巾如儀", "variant"),  # one character of six changed
+        ("再拜", "興平身再拜興平身", None),  # a two-character piece of a long span: not a match
+        ("鳴贊唱排班", "詣盥洗所", None),
+    ],
+)
+def test_classes(clause: str, span: str, kind: str | None) -> None:
+    found = align_sequences([fold(clause)], [fold(span)])
+    assert (classify(found[0][2]) if found else None) == kind
+
+
+@pytest.mark.parametrize(
+    ("model", "target", "runs"),
+    [
+        ("盥手帨巾", "盥手帨手", (("=", "盥手帨"), ("-", "巾"), ("+", "手"))),
+        ("詣酒尊所", "诣酒尊所", (("=", "诣酒尊所"),)),  # script does not count
+        ("奠帛，獻爵", "奠帛獻爵．", (("=", "奠帛獻爵"),)),  # nor punctuation
+        ("讀祝", "讀祝文", (("=", "讀祝"), ("+", "文"))),
+    ],
+)
+def test_char_diff(model: str, target: str, runs: tuple[tuple[str, str], ...]) -> None:
+    assert char_diff(model, target) == runs
+
+
+def test_the_model_is_the_other_witnesses_of_the_same_language() -> None:
+    assert model_witnesses("taiwan-fuzhi-9") == ("fujian-tongzhi-14", "tingzhou-fuzhi")
+    assert model_witnesses("fujian-tongzhi-14-modern") == ()  # its original is itself; no other modern text
+
+
+def test_measured_on_001() -> None:
+    """001 aligned against the model without its own citations, compared with its hand citations (the
+    figures the README reports; a regression below them fails)."""
+    m = measure("taiwan-fuzhi-9")
+    assert m.hand > 1500 and m.alignable > 500
+    assert m.recall_alignable >= 0.90
+    assert m.precision >= 0.75
+
+
+def _hostile() -> Alignment:
+    clause = Clause("taiwan-fuzhi-9", "litan", 0, 20, "sentence", "<script>alert(1)</script>盥手帨手")
+    span = ModelSpan("litan.parts[x]", "fujian-tongzhi-14", "litan", 0, 4, "盥手帨巾", "盥手帨巾")
+    new = Clause("taiwan-fuzhi-9", "litan", 20, 40, "sentence", "<b onclick='x'>新</b>")
+    aligned = (AlignedClause(clause, "variant", (Match(span, 75.0),)), AlignedClause(new, "new"))
+    return Alignment("taiwan-fuzhi-9", ("fujian-tongzhi-14",), aligned)
+
+
+def test_html_escapes_and_marks_the_differences() -> None:
+    page = to_html(_hostile())
+    assert "<script>" not in page and "<b onclick" not in page and "&lt;b onclick=&#x27;x&#x27;&gt;" in page
+    assert "<del>巾</del>" in page and "<ins>" in page
+
+
+def test_draft_holds_only_decisions() -> None:
+    data = yaml.safe_load(draft_reading(_hostile()))
+    decision, new = data["decisions"]
+    assert new["decide"] == "new" and "model" not in new
+    assert decision["decide"] == "variant" and decision["elements"] == ["litan.parts[x]"]
+    assert decision["model"] == {"witness": "fujian-tongzhi-14", "quote": "盥手帨巾"}
+
+
+runner = CliRunner()
+
+
+def test_cli_json_html_and_draft(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.yaml"
+    result = runner.invoke(app, ["align", "tingzhou-fuzhi", "--format", "json", "--draft", str(draft)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["counts"]["same"] > 0 and set(data["counts"]) == {"same", "variant", "new", "missing"}
+    assert {c["class"] for c in data["clauses"]} <= {"same", "variant", "new"}
+    assert "decisions" in yaml.safe_load(draft.read_text(encoding="utf-8"))
+    page = tmp_path / "a.html"
+    assert runner.invoke(app, ["align", "tingzhou-fuzhi", "--format", "html", "-o", str(page)]).exit_code == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [(["nope-witness"], "taiwan-fuzhi-9"), (["tingzhou-fuzhi", "--show", "maybe"], "variant")],
+)
+def test_cli_bad_input_names_what_is_accepted(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, ["align", *args])
+    assert result.exit_code == 2 and needle in result.output
