@@ -65,9 +65,19 @@ SMALL_PRINT_MARKS = ("⟨", "⟩")
 """Where colour is not shown (a pipe, a file), 001's small print is wrapped in these marks; the notes in
 brackets carry their brackets anyway."""
 
+GAP_STYLE = "dim"
+GAP_MARKS = ("〔", "〕")
+"""An editorial span (a transcriber's header or mark, not the historical text) is printed as a gap: its
+kind and its own words between these marks, dimmed, in place of its characters."""
+
+
+def gap_label(kind: str, words: str) -> str:
+    """How a gap is printed: ``〔omitted: …〕``."""
+    return f"{GAP_MARKS[0]}{kind}: {words}{GAP_MARKS[1]}"
+
 
 def _styled(witness: str, start: int, end: int, highlight: tuple[tuple[int, int], ...] = ()) -> Text:
-    """Reading text from start to end with notes dimmed and highlighted spans marked."""
+    """Reading text from start to end with notes dimmed, gaps marked and highlighted spans marked."""
     norm = load_witness(witness).norm
     plain = not console.is_terminal
     opens: dict[int, int] = {}
@@ -84,17 +94,34 @@ def _styled(witness: str, start: int, end: int, highlight: tuple[tuple[int, int]
         s, e = max(s, start), min(e, end)
         if s < e:
             styles.append((HIT_STYLE, s, e))
+    gaps = {max(g.start, start): g for g in norm.editorial if g.start < end and start < g.end}
     out = Text()
     position: list[int] = []  # reading-text offset - start -> offset in out
+    in_gap: list[bool] = []
+    skip_to = start
     for i in range(start, end + 1):
         out.append(SMALL_PRINT_MARKS[1] * closes.get(i, 0))
         position.append(len(out))
-        if i < end:
-            out.append(SMALL_PRINT_MARKS[0] * opens.get(i, 0))
-            position[-1] = len(out)
+        in_gap.append(i < skip_to)
+        if i < skip_to or i == end:
+            continue
+        out.append(SMALL_PRINT_MARKS[0] * opens.get(i, 0))
+        position[-1] = len(out)
+        if (gap := gaps.get(i)) is not None:
+            out.append(gap_label(gap.kind, gap.words), style=GAP_STYLE)
+            in_gap[-1] = True
+            skip_to = min(gap.end, end)
+        else:
             out.append(norm.text[i])
     for style, s, e in styles:
-        out.stylize(style, position[s - start], position[e - 1 - start] + 1)
+        # Style only the characters shown as text: a gap keeps its own style.
+        run: int | None = None
+        for i in range(s, e + 1):
+            if i < e and not in_gap[i - start]:
+                run = i if run is None else run
+            elif run is not None:
+                out.stylize(style, position[run - start], position[i - 1 - start] + 1)
+                run = None
     return out
 
 
@@ -105,7 +132,8 @@ def show(
     section: str | None = typer.Argument(None, help="Section id or title (e.g. xianshi.zhisheng or 陳設)."),
     raw: bool = typer.Option(False, "--raw", help="Print the raw text as stored, layout and tags included."),
 ) -> None:
-    """Show a witness, or one section of it. Notes are shown dimmed; the section tree without SECTION."""
+    """Show a witness, or one section of it. Notes are shown dimmed and editorial marks as gaps in 〔…〕;
+    the section tree without SECTION."""
     wit = load_witness(witness) if witness in witness_ids() else None
     if wit is None:
         load_witness(witness)  # raises the error that names the accepted ids

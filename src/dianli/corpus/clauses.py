@@ -4,6 +4,10 @@ Punctuated witnesses end a sentence at 。．；！？ and at a paragraph break;
 and the quoted words (唱『…』, 贊“…”, 唱“…”). Unpunctuated fragments (003, 004) have no stops: there a
 call begins at each 唱 or 贊 that is a verb (not part of a role such as 通贊 or 引贊, which begin the call
 themselves), and each note in 【】 is a clause of its own.
+
+An editorial span of the normalisation (a transcriber's header or mark such as ``[OMITTED: …]``) is a
+gap, never a clause: the text is cut at both of its ends and what lies inside is skipped, so no clause
+holds or spans one.
 """
 
 from __future__ import annotations
@@ -54,6 +58,8 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
     text = norm.text
     secs = sections(witness_id)
     cuts: set[int] = {0, len(text)} | set(norm.paragraph_starts)
+    for gap in norm.editorial:
+        cuts.update((gap.start, gap.end))
     heading_spans: set[tuple[int, int]] = set()
     for sec in secs:
         cuts.update((sec.start, sec.end))
@@ -79,6 +85,8 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
     # Innermost section per cut interval: walk sections (sorted by start, depth) alongside.
     result: list[Clause] = []
     for start, end in itertools.pairwise(ordered):
+        if norm.editorial and norm.in_editorial(start) is not None:
+            continue  # inside a gap: cut at both its ends, so the whole piece is editorial
         piece = text[start:end]
         if not any(is_key_char(c) for c in piece):
             continue

@@ -8,9 +8,15 @@ to raw offsets:
   everything else kept, punctuation included;
 - the **note spans**: 001's ``<font>`` small print and the notes in 【】, （） and (), as spans of the
   reading text with their kind;
+- the **editorial spans**: what a transcriber added that is not the historical text — a header block
+  ending in a line of ``=====`` and the square-bracket marks of :data:`EDITORIAL_FORMS` (``[OMITTED: …]``,
+  ``[NOT REPEATED HERE: …]``, ``[卷之三 … (excerpt …)]``). They stay in the raw and the reading text (so
+  offsets keep mapping back) but are *gaps*: no note is found inside one, and the folding key drops them;
 - the **folding key**: the reading text without punctuation, brackets or marks, each character folded
   to one simplified form (OpenCC t2s, one character at a time so that offsets survive, then the cited
   variant table of ``data/variants.yaml``). Traditional and simplified witnesses compare equal on it.
+  Where an editorial span stood between two key characters the key holds :data:`KEY_GAP`, which no
+  folded query contains: a quote that would run across the gap does not match.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -42,6 +49,66 @@ NOTE_BRACKETS: dict[str, str] = {"【": "】", "（": "）", "(": ")", "〔": "�
 SENTENCE_STOPS = frozenset("。．.！？!?；;")
 """Characters that end a sentence. ``．`` is 001's sentence stop."""
 
+EditorialKind = Literal["omitted", "not-repeated", "excerpt-heading", "header"]
+
+KEY_GAP = "\x1e"
+"""Stands in the folding key where an editorial span broke the text (not a key character: no folded query
+holds it, so a match never runs across a gap)."""
+
+
+@dataclass(frozen=True)
+class EditorialForm:
+    """One form of editorial addition: its kind, the raw-text pattern (group ``words``) and why it is one."""
+
+    kind: EditorialKind
+    pattern: re.Pattern[str]
+    reason: str
+
+
+# A bracket's words stay on one line and hold no other square bracket.
+_WORDS = r"[^\[\]\n]+"
+
+EDITORIAL_FORMS: tuple[EditorialForm, ...] = (
+    EditorialForm(
+        "header",
+        # SOURCE: first, at the start of a line (the look-behind keeps the literal prefix, which is fast).
+        re.compile(
+            r"(?P<words>SOURCE: (?<![^\n\ufeff]SOURCE: )[^\n]*\n(?:(?:SOURCE|WORK|NOTE|SECTIONS): [^\n]*\n)*)"
+            r"=====+[ \t\r]*(?:\n|\Z)"
+        ),
+        "a transcriber's header (a SOURCE: line, then WORK:, NOTE:, SECTIONS: lines) ending in a line of "
+        "=====, at the start of a line (each transcribed file opens with one): it describes the file, it is "
+        "not the work's text",
+    ),
+    EditorialForm(
+        "omitted",
+        re.compile(rf"\[OMITTED: (?P<words>{_WORDS})\]"),
+        "a passage the transcriber left out, with what it held",
+    ),
+    EditorialForm(
+        "not-repeated",
+        re.compile(rf"\[NOT REPEATED HERE: (?P<words>{_WORDS})\]"),
+        "a passage left out because another witness file holds the same words",
+    ),
+    EditorialForm(
+        "excerpt-heading",
+        re.compile(r"\[(?P<words>卷之?[一二三四五六七八九十百]+[^\[\]\n]*\(excerpt\b[^\[\]\n]*\))\]"),
+        "the transcriber's heading of an excerpt taken from another chapter (卷) of the work",
+    ),
+)
+"""The forms of editorial addition, found on the raw text. Nothing else is editorial: a square bracket of
+any other form is text (and in the folding key) as before."""
+
+
+@dataclass(frozen=True)
+class EditorialSpan:
+    """An editorial addition in reading-text coordinates: a gap, with its kind and its own words."""
+
+    start: int
+    end: int
+    kind: EditorialKind
+    words: str
+
 
 @dataclass(frozen=True)
 class NoteSpan:
@@ -63,6 +130,7 @@ class Normalised:
     paragraph_starts: frozenset[int]
     key: str
     key_to_text: tuple[int, ...]
+    editorial: tuple[EditorialSpan, ...] = ()
 
     def raw_span(self, text_start: int, text_end: int) -> tuple[int, int]:
         """Map a half-open reading-text span to the raw span that holds it."""
@@ -81,6 +149,38 @@ class Normalised:
             at = self.key_to_text[key_start]
             return at, at
         return self.key_to_text[key_start], self.key_to_text[key_end - 1] + 1
+
+    def in_editorial(self, text_offset: int) -> EditorialSpan | None:
+        """The editorial span (gap) that holds a reading-text offset, if any."""
+        for span in self.editorial:
+            if span.start <= text_offset < span.end:
+                return span
+        return None
+
+    def gap_pieces(self, piece: str) -> tuple[tuple[str, EditorialSpan | None], ...]:
+        """Cut a run of this reading text (a slice without offsets, as a page gets it) into text and gaps.
+
+        Each editorial span whose reading text lies whole in ``piece`` becomes its own piece, paired with
+        the span; the text around it is paired with ``None``.
+        """
+        found: list[tuple[int, int, EditorialSpan]] = []
+        for span in self.editorial:
+            mark = self.text[span.start : span.end]
+            at = piece.find(mark)
+            while at >= 0:
+                if all(at >= e or at + len(mark) <= s for s, e, _ in found):
+                    found.append((at, at + len(mark), span))
+                at = piece.find(mark, at + len(mark))
+        out: list[tuple[str, EditorialSpan | None]] = []
+        pos = 0
+        for start, end, span in sorted(found, key=lambda f: f[0]):
+            if start > pos:
+                out.append((piece[pos:start], None))
+            out.append((piece[start:end], span))
+            pos = end
+        if pos < len(piece) or not out:
+            out.append((piece[pos:], None))
+        return tuple(out)
 
     def in_note(self, text_offset: int) -> NoteSpan | None:
         """The innermost note that holds a reading-text offset, if any."""
@@ -157,7 +257,33 @@ def fold(text: str) -> str:
     return "".join(fold_char(c) for c in text if is_key_char(c))
 
 
-def _note_spans(raw: str, text_to_raw: list[int], text: str, paragraph_starts: set[int]) -> list[NoteSpan]:
+def _editorial_spans(raw: str, text_to_raw: list[int], text_length: int) -> list[EditorialSpan]:
+    """Find the editorial forms on the raw text and map them to the reading text (first form wins)."""
+    taken: list[tuple[int, int]] = []
+    spans: list[EditorialSpan] = []
+    for form in EDITORIAL_FORMS:
+        for match in form.pattern.finditer(raw):
+            r0, r1 = match.span()
+            if any(r0 < e and s < r1 for s, e in taken):
+                continue
+            start = bisect.bisect_left(text_to_raw, r0, 0, text_length)
+            end = bisect.bisect_left(text_to_raw, r1, 0, text_length)
+            if end > start:
+                taken.append((r0, r1))
+                words = "\n".join(
+                    " ".join(line.split()) for line in match["words"].splitlines() if line.strip()
+                )
+                spans.append(EditorialSpan(start, end, form.kind, words))
+    return sorted(spans, key=lambda e: e.start)
+
+
+def _note_spans(
+    raw: str,
+    text_to_raw: list[int],
+    text: str,
+    paragraph_starts: set[int],
+    editorial: list[EditorialSpan],
+) -> list[NoteSpan]:
     notes: list[NoteSpan] = []
 
     # Small print of 001: find the raw spans between <font …> and </font>, then map to the reading text.
@@ -171,23 +297,31 @@ def _note_spans(raw: str, text_to_raw: list[int], text: str, paragraph_starts: s
         end = first_text_at_or_after(end_raw)
         if end > start:
             notes.append(NoteSpan(start, end, "small-print"))
-    # Bracket notes, nested, on the reading text. A bracket left open ends at its paragraph's end.
+    # Bracket notes, nested, on the reading text. A bracket left open ends at its paragraph's end, or where
+    # an editorial span (a gap) begins; inside a gap no bracket counts.
     stack: list[tuple[int, str]] = []
-    for i, char in enumerate(text):
-        if i in paragraph_starts:
-            notes.extend(NoteSpan(start, i, opener) for start, opener in stack)
+    for a, b in _between_gaps(len(text), editorial):
+        for i in range(a, b):
+            if i in paragraph_starts:
+                notes.extend(NoteSpan(start, i, opener) for start, opener in stack)
+                stack.clear()
+            char = text[i]
+            if char in NOTE_BRACKETS:
+                stack.append((i, char))
+            elif stack and char == NOTE_BRACKETS[stack[-1][1]]:
+                start, opener_char = stack.pop()
+                notes.append(NoteSpan(start, i + 1, opener_char))
+        if b < len(text):  # a gap begins: it closes every open bracket
+            notes.extend(NoteSpan(start, b, opener) for start, opener in stack)
             stack.clear()
-        if char in NOTE_BRACKETS:
-            stack.append((i, char))
-        elif stack and char == NOTE_BRACKETS[stack[-1][1]]:
-            start, opener_char = stack.pop()
-            notes.append(NoteSpan(start, i + 1, opener_char))
     notes.extend(NoteSpan(start, len(text), opener) for start, opener in stack)
+    if editorial:
+        notes = [n for n in notes if not any(g.start <= n.start and n.end <= g.end for g in editorial)]
     return sorted(notes, key=lambda n: (n.start, -n.end))
 
 
 def normalise(raw: str) -> Normalised:
-    """Build the reading text, note spans and folding key of a raw text, with offset maps."""
+    """Build the reading text, note and editorial spans and folding key of a raw text, with offset maps."""
     if not isinstance(raw, str):
         raise TypeError(f"normalise() takes a str, not {type(raw).__name__}")
     chars: list[str] = []
@@ -207,20 +341,51 @@ def normalise(raw: str) -> Normalised:
     paragraph_starts = {0} | {
         bisect.bisect_left(text_to_raw, m.end(), 0, len(text)) for m in _PARAGRAPH_RE.finditer(raw)
     }
-    notes = _note_spans(raw, text_to_raw, text, paragraph_starts)
-    key_chars: list[str] = []
-    key_to_text: list[int] = []
-    for t, char in enumerate(text):
-        if is_key_char(char):
-            key_chars.append(fold_char(char))
-            key_to_text.append(t)
-    key_to_text.append(len(text))
+    editorial = _editorial_spans(raw, text_to_raw, len(text))
+    notes = _note_spans(raw, text_to_raw, text, paragraph_starts, editorial)
+    key, key_to_text = _key(text, editorial)
     return Normalised(
         raw=raw,
         text=text,
         text_to_raw=tuple(text_to_raw),
         notes=tuple(notes),
         paragraph_starts=frozenset(p for p in paragraph_starts if p < len(text)),
-        key="".join(key_chars),
-        key_to_text=tuple(key_to_text),
+        key=key,
+        key_to_text=key_to_text,
+        editorial=tuple(editorial),
     )
+
+
+def _key(text: str, editorial: list[EditorialSpan]) -> tuple[str, tuple[int, ...]]:
+    """The folding key and its map to the reading text; a gap between two key characters is KEY_GAP."""
+    key_chars: list[str] = []
+    key_to_text: list[int] = []
+    gap_at: int | None = None  # where the first gap since the last key character began
+    for a, b in _between_gaps(len(text), editorial):
+        first = len(key_chars)
+        for t in range(a, b):
+            char = text[t]
+            if is_key_char(char):
+                key_chars.append(fold_char(char))
+                key_to_text.append(t)
+        if len(key_chars) > first:
+            if gap_at is not None and first > 0:
+                key_chars.insert(first, KEY_GAP)
+                key_to_text.insert(first, gap_at)
+            gap_at = None
+        if b < len(text) and gap_at is None:
+            gap_at = b
+    key_to_text.append(len(text))
+    return "".join(key_chars), tuple(key_to_text)
+
+
+def _between_gaps(length: int, editorial: list[EditorialSpan]) -> list[tuple[int, int]]:
+    """The half-open runs of reading text outside the (sorted, disjoint) editorial spans; each run but
+    the last ends where a gap begins (an empty run between two adjacent gaps included)."""
+    runs: list[tuple[int, int]] = []
+    at = 0
+    for gap in editorial:
+        runs.append((at, gap.start))
+        at = gap.end
+    runs.append((at, length))
+    return runs

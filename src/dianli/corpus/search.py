@@ -3,7 +3,8 @@
 A query is split on spaces into terms; each term is folded like the witnesses (钟 finds 鐘). A hit is
 a clause that holds every term. Hits are ranked by how much of the clause the terms cover (a short
 clause that is mostly the query ranks above a long one that mentions it), then by the witness's
-authority (primary witnesses before the modern gloss), then in document order.
+authority (primary witnesses before the modern gloss), then in document order. Clauses never hold an
+editorial span (a transcriber's header or ``[OMITTED: …]`` mark), so the words of a mark are never found.
 """
 
 from __future__ import annotations
