@@ -2,7 +2,8 @@
 
 The target is enforced per (witness, section) for every pair that has reached it, so a regression fails CI;
 the pairs still below it are listed in KNOWN_GAPS with their figures (as of the last edit of this file);
-when one reaches the target, move it to ENFORCED. Every pair must be in one list or the other.
+when one reaches the target, move it to ENFORCED. Every pair of a curated witness (one the data cites)
+must be in one list or the other; a witness added as a folder is held to nothing until it is curated.
 """
 
 from __future__ import annotations
@@ -88,8 +89,18 @@ def test_coverage_target(witness: str, section: str) -> None:
     assert _percent(witness, section) >= TARGET_PERCENT, f"{witness} {section} below {TARGET_PERCENT}%"
 
 
+def _curated() -> list[str]:
+    """The witnesses the rite data cites (curated by hand): a witness added as a folder and not yet
+    curated is reported by `dianli coverage` and aligned by `dianli align`, but held to nothing here."""
+    from dianli.rites.load import all_rites
+    from dianli.rites.model import walk_elements
+
+    cited = {c.witness for r in all_rites().values() for e in walk_elements(r) for c in e.citations}
+    return [w for w in witness_ids() if w in cited]
+
+
 def test_every_section_is_enforced_or_a_known_gap() -> None:
-    pairs = {(w, f.section) for w in witness_ids() for f in section_figures(w)}
+    pairs = {(w, f.section) for w in _curated() for f in section_figures(w)}
     assert pairs == set(ENFORCED) | set(KNOWN_GAPS)
 
 

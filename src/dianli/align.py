@@ -256,8 +256,9 @@ def classify(score: float | None) -> str:
 def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     """Align every clause of ``target`` outside the title and colophon to the model of ``model`` (default:
     :func:`model_witnesses`)."""
-    witnesses = tuple(model) if model is not None else model_witnesses(target)
-    spans = model_spans(witnesses)
+    asked = tuple(model) if model is not None else model_witnesses(target)
+    spans = model_spans(asked)
+    witnesses = tuple(w for w in asked if any(s.witness == w for s in spans))  # those the model cites
     mine = [c for c in clauses(target) if _top(c.section) not in EXCLUDED_SECTIONS]
     found: dict[int, list[Match]] = {}
     tops = sorted({_top(c.section) for c in mine})

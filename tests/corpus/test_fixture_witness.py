@@ -73,7 +73,9 @@ def test_sections_are_found(section: str, heading: str, holds: str) -> None:
     ],
 )
 def test_search_finds_its_words(query: str, witnesses: set[str]) -> None:
-    assert {hit.witness for hit in search(query)} == witnesses
+    """Among the fixture and the seeds (other witnesses of the package may hold the words too)."""
+    seeds = {FIXTURE, "taiwan-fuzhi-9", "fujian-tongzhi-14", "fujian-tongzhi-14-modern", "tingzhou-fuzhi"}
+    assert {hit.witness for hit in search(query)} & seeds == witnesses
 
 
 @pytest.mark.usefixtures("fixture_root")

@@ -19,7 +19,9 @@ from dianli.api import DianliError, UnknownValueError, load_witness, search
     ],
 )
 def test_hits_by_witness(query: str, witnesses: set[str]) -> None:
-    assert {h.witness for h in search(query)} == witnesses
+    """Among the seeds (the corpus gazetteers may hold the words too)."""
+    seeds = {"taiwan-fuzhi-9", "fujian-tongzhi-14", "fujian-tongzhi-14-modern", "tingzhou-fuzhi"}
+    assert {h.witness for h in search(query)} & seeds == witnesses
 
 
 def test_simplified_query_finds_traditional_bell_in_001() -> None:

@@ -52,13 +52,11 @@ DATED = {
 
 
 def test_package_witnesses_in_order() -> None:
-    """Package witnesses by compiled year, then id."""
-    assert witness_ids() == (
-        "fujian-tongzhi-14",
-        "fujian-tongzhi-14-modern",
-        "taiwan-fuzhi-9",
-        "tingzhou-fuzhi",
-    )
+    """Package witnesses by compiled year, then id (the seeds among them in this order)."""
+    seeds = ("fujian-tongzhi-14", "fujian-tongzhi-14-modern", "taiwan-fuzhi-9", "tingzhou-fuzhi")
+    assert tuple(w for w in witness_ids() if w in seeds) == seeds
+    years = [(witness_info(w).compiled_year, w) for w in witness_ids()]
+    assert years == sorted(years)
 
 
 @pytest.mark.parametrize("witness", sorted(EXPECTED))
@@ -288,7 +286,7 @@ def test_extra_roots_follow_the_package_in_order(tmp_path: Path, use_roots: UseR
     _edit(_copy_fixture(early, "z-first-root"), _set("id", "z-first-root"))
     use_roots(early, late, early)
     assert witness_roots() == (package_root().resolve(), early.resolve(), late.resolve())
-    assert witness_ids()[4:] == ("z-first-root", "a-earlier", "b-later")
+    assert witness_ids()[-3:] == ("z-first-root", "a-earlier", "b-later")
 
 
 def test_reading_files_are_the_sorted_yaml_of_readings(tmp_path: Path, use_roots: UseRoots) -> None:

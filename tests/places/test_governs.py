@@ -14,7 +14,11 @@ from dianli.places.governs import governed_by
     [
         ("福州府", 1752, "fujian-tongzhi-14", "fujian", False),
         ("泉州府", 1752, "fujian-tongzhi-14", "fujian", False),  # through its province
-        ("晉江縣", 1830, "fujian-tongzhi-14", "fujian", False),  # a county, through 泉州府 and 福建
+        ("晉江縣", 1829, "fujian-tongzhi-14", "fujian", False),  # a county, through 泉州府 and 福建
+        ("晉江縣", 1830, "jinjiang-xianzhi-15", "jinjiang", False),  # until its own gazetteer (道光)
+        ("鳳山縣", 1730, "fengshan-xianzhi-3", "fengshan", False),  # 鳳山縣志 (1720) governs it then
+        ("鳳山縣", 1750, "taiwan-fuzhi-9", "fengshan", False),  # the 臺灣府志 (1747) takes over
+        ("鳳山縣", 1770, "chongxiu-fengshan-xianzhi-5", "fengshan", False),  # 重修鳳山縣志 (1764)
         ("臺灣府", 1752, "taiwan-fuzhi-9", "taiwan-fu", False),
         ("彰化縣", 1752, "taiwan-fuzhi-9", "zhanghua", False),
         ("長汀縣", 1752, "tingzhou-fuzhi", "tingzhou", False),  # through its prefecture

@@ -72,7 +72,7 @@ def test_bad_reference(label: str, rites: Case, expected: tuple[str, ...]) -> No
 
 def test_a_citation_names_a_known_witness() -> None:
     """A citation checks its witness itself: in a rite file the error names file, rite and field."""
-    with pytest.raises(ValueError, match="unknown witness 'nope-witness'; accepted: fujian-tongzhi-14"):
+    with pytest.raises(ValueError, match=r"unknown witness 'nope-witness'; accepted: .*fujian-tongzhi-14"):
         Citation(witness="nope-witness", quote="祭厲壇")
 
 
