@@ -40,6 +40,7 @@ client = TestClient(app)
         ("/places?year=1890", "hvd_32029"),
         ("/places?year=1890", "<svg"),
         ("/places?year=1752", "諸羅縣"),
+        ("/align/tingzhou-fuzhi?show=variant", "variant"),
         ("/static/site.css", "header.site"),
         ("/static/site.js", "keydown"),
     ],
@@ -55,7 +56,7 @@ def test_every_route_is_tested() -> None:
         "/", "/rites", "/rites/{rite}", "/rites/{rite}/roles", "/program/{rite}", "/program/{rite}/data.json",
         "/calendar", "/calendar.json", "/calendar.ics", "/music", "/music/{name}", "/music/{name}/audio.ogg",
         "/dance/{name}", "/spring-ox", "/witnesses", "/witnesses/{witness}", "/witnesses/{witness}/{section}",
-        "/search", "/places",
+        "/search", "/places", "/align/{witness}",
     }  # fmt: skip
     assert {r.path for r in ROUTES} == tested
 

@@ -173,6 +173,16 @@ async def spring_ox_view(year: int = YearQ, place: str | None = None) -> Respons
     return render("spring_ox.html", **pages.spring_ox_page(_year(year), place or None))
 
 
+ALIGN_CLASSES = ("same", "variant", "new", "missing")
+
+
+async def align_view(witness: str, show: str | None = None) -> Response:
+    if show and show not in ALIGN_CLASSES:
+        raise UnknownValueError("show", show, ALIGN_CLASSES)
+    data = await run_in_threadpool(pages.alignment_page, witness)  # seconds on a first call: off the loop
+    return render("align.html", data=data, show=show or None)
+
+
 async def witnesses() -> Response:
     return render("witnesses.html", witnesses=all_witnesses())
 
@@ -221,6 +231,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/witnesses/{witness}/{section}", section, "section", "a section"),
     Route("/search", search_view, "search", "search"),
     Route("/places", places, "places", "places"),
+    Route("/align/{witness}", align_view, "align", "a witness aligned to the model"),
 )
 
 

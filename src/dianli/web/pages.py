@@ -14,6 +14,8 @@ from dianli.api import (
     Program,
     UnknownValueError,
     accepted_movement_names,
+    align_witness,
+    alignment_data,
     all_places,
     assemble_program,
     character_times,
@@ -148,6 +150,12 @@ def check_witness(witness: str) -> str:
     if witness not in witness_ids():
         raise UnknownValueError("witness", witness, witness_ids())
     return witness
+
+
+@functools.lru_cache(maxsize=32)
+def alignment_page(witness: str) -> dict[str, Any]:
+    """A witness aligned to the model, as plain data for the page (cached: it does not change at run time)."""
+    return alignment_data(align_witness(check_witness(witness)))
 
 
 def witness_page(witness: str) -> dict[str, Any]:
