@@ -153,3 +153,45 @@ def test_cli_json_html_and_draft(tmp_path: Path) -> None:
 def test_cli_bad_input_names_what_is_accepted(args: list[str], needle: str) -> None:
     result = runner.invoke(app, ["align", *args])
     assert result.exit_code == 2 and needle in result.output
+
+
+ALIGNED = sorted(
+    p.parent.name
+    for p in (Path(__file__).parent.parent / "src/dianli/corpus/witnesses").glob("*/alignment.yaml")
+)
+
+
+@pytest.mark.parametrize("witness", ALIGNED)
+def test_alignment_files_are_current(witness: str) -> None:
+    """The committed alignment.yaml is what `dianli align W --write` writes from today's data."""
+    from dianli.align import align
+    from dianli.align_report import alignment_file
+    from dianli.corpus.witnesses import witness_info
+
+    written = (witness_info(witness).folder / "alignment.yaml").read_text(encoding="utf-8")
+    assert written == alignment_file(align(witness)), f"re-run: dianli align {witness} --write"
+
+
+def test_aligned_clauses_are_the_witness_stating_the_element() -> None:
+    """重修鳳山縣志 (1764) governs 鳳山縣 in 1770: the steps its clauses agree with are its own reading, not
+    inherited; the few it does not state come from its base and say so."""
+    from dianli.api import resolve_rite, rite_to_data
+
+    data = rite_to_data(resolve_rite("祀先師", "鳳山縣", 1770))
+    assert data["witness"] == "chongxiu-fengshan-xianzhi-5"
+    inherited = [s for s in data["steps"] if "inherited_from" in s]
+    assert len(inherited) < len(data["steps"]) // 10
+    assert all(s["inherited_from"] == "taiwan-fuzhi-9" for s in inherited)
+
+
+def test_add_citations_reaches_nested_elements_and_shares_the_rest() -> None:
+    from dianli.api import all_rites
+    from dianli.corpus.cite import Citation
+    from dianli.rites.model import add_citations, walk_paths
+
+    rite = all_rites()["litan"]
+    path, step = next((p, e) for p, e in walk_paths(rite, "litan") if ".steps[" in p)
+    cite = Citation(witness="taiwan-fuzhi-9", quote="祭厲壇")
+    changed = add_citations(rite, "litan", {path: (cite,)})
+    assert dict(walk_paths(changed, "litan"))[path].cites == (*step.cites, cite)
+    assert changed.officiants is rite.officiants  # untouched branches are shared

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dianli.align import Alignment
 from dianli.align import align as align_witness
 from dianli.align import measure as measure_alignment
+from dianli.align_report import alignment_file
 from dianli.align_report import draft_reading as alignment_draft
 from dianli.align_report import text_lines as alignment_lines
 from dianli.align_report import to_data as alignment_data
@@ -227,7 +228,7 @@ from dianli.rites.observances import (
     parse_authority_days,
     rules_in_force,
 )
-from dianli.rites.readings import reading_chain, rites_for, witnesses_with_rite
+from dianli.rites.readings import ALIGNMENT_FILE, reading_chain, rites_for, witnesses_with_rite
 from dianli.rites.render import Exhibit as RiteExhibit
 from dianli.rites.render import plan_lines as rite_plan_lines
 from dianli.rites.render import source_label as rite_source_label
@@ -246,6 +247,7 @@ from dianli.spring_ox.report import to_json as spring_ox_json
 from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 __all__: list[str] = [
+    "ALIGNMENT_FILE",
     "AUDIO_FORMATS",
     "BRANCHES",
     "CLAUSE_KINDS",
@@ -347,6 +349,7 @@ __all__: list[str] = [
     "align_witness",
     "alignment_data",
     "alignment_draft",
+    "alignment_file",
     "alignment_html",
     "alignment_lines",
     "all_observances",

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import sys
 from enum import StrEnum
 
 import typer
 
 from dianli.api import (
+    ALIGNMENT_FILE,
     align_witness,
     alignment_data,
     alignment_draft,
+    alignment_file,
     alignment_html,
     alignment_lines,
+    manifest,
     measure_alignment,
     witness_ids,
 )
@@ -44,6 +48,12 @@ def register(app: typer.Typer) -> None:
         measure: bool = typer.Option(
             False, "--measure", help="Compare with the witness's hand citations (left out of the model)."
         ),
+        write: bool = typer.Option(
+            False,
+            "--write",
+            help="Write the same clauses into the witness folder's alignment.yaml: agreeing citations of the "
+            "elements in its reading.",
+        ),
     ) -> None:
         """Align every clause of WITNESS with the modelled clauses of the other witnesses of its language:
         *same* (an agreeing citation of the element), *variant* (a different reading, differences marked),
@@ -62,6 +72,10 @@ def register(app: typer.Typer) -> None:
         measured = measure_alignment(witness) if measure else None
         if draft is not None:
             write_text_output(alignment_draft(result), draft)
+        if write:
+            target = next(i.folder for i in manifest() if i.id == witness) / ALIGNMENT_FILE
+            target.write_text(alignment_file(result), encoding="utf-8")
+            print(f"wrote {target}", file=sys.stderr)
         if fmt is Format.json:
             write_text_output(json.dumps(alignment_data(result, measured), ensure_ascii=False, indent=1), out)
             return

@@ -11,8 +11,8 @@ carried out by :mod:`dianli.rites.expand`; nothing in this module knows any part
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from typing import Annotated, Any, Literal
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
@@ -35,6 +35,7 @@ DanceCue = Literal["hold", "dance", "stop"]
 MusicAction = Literal["start", "pause", "resume", "stop"]
 """舉麾 樂作 (start), 偃麾 樂暫止 (pause), 樂續作 (resume), 偃麾 櫟敔止樂 (stop)."""
 Year = Annotated[int, Field(ge=1600, le=1950)]
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class _Strict(BaseModel):
@@ -520,3 +521,47 @@ def _walk(node: object, path: str, out: list[tuple[str, Element]]) -> None:
                     if isinstance(item, BaseModel):
                         label = getattr(item, "id", None) or i
                         _walk(item, f"{path}.{name}[{label}]", out)
+
+
+def add_citations(node: ModelT, path: str, extra: Mapping[str, tuple[Citation, ...]]) -> ModelT:
+    """A copy of ``node`` (at ``path``, as :func:`walk_paths` names it) with ``extra[p]`` appended to the
+    ``cites`` of every element at path ``p``; parts of the tree no key reaches are shared, not copied."""
+    prefixes = _prefixes(tuple(sorted(extra)))
+    return _add(node, path, extra, prefixes)
+
+
+@functools.lru_cache(maxsize=64)
+def _prefixes(keys: tuple[str, ...]) -> frozenset[str]:
+    out: set[str] = set()
+    for key in keys:
+        for i, char in enumerate(key):
+            if char in ".[":
+                out.add(key[:i])
+        out.add(key)
+    return frozenset(out)
+
+
+def _add(
+    node: ModelT, path: str, extra: Mapping[str, tuple[Citation, ...]], prefixes: frozenset[str]
+) -> ModelT:
+    if path not in prefixes:
+        return node
+    update: dict[str, Any] = {}
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        if isinstance(value, BaseModel):
+            new = _add(value, f"{path}.{name}", extra, prefixes)
+            if new is not value:
+                update[name] = new
+        elif isinstance(value, tuple) and any(isinstance(item, BaseModel) for item in value):
+            items = tuple(
+                _add(item, f"{path}.{name}[{getattr(item, 'id', None) or i}]", extra, prefixes)
+                if isinstance(item, BaseModel)
+                else item
+                for i, item in enumerate(value)
+            )
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                update[name] = items
+    if isinstance(node, Element) and path in extra:
+        update["cites"] = node.cites + tuple(c for c in extra[path] if c not in node.citations)
+    return node.model_copy(update=update) if update else node

@@ -19,16 +19,70 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from dianli.corpus.cite import Citation
 from dianli.corpus.witnesses import manifest, reading_files
+from dianli.datafile import load_model_path
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.load import all_rites, schema_error
-from dianli.rites.model import Rite, RiteFile, walk_elements
+from dianli.rites.model import Rite, RiteFile, add_citations, walk_elements
 
+ALIGNMENT_FILE = "alignment.yaml"
+"""In a witness folder: the clauses ``dianli align --write`` found *same* as a modelled element, each an
+agreeing citation of that element in this witness's reading (generated; re-run after the data changes)."""
 MERGED_BY_ID = ("parts", "altars")
 """Fields of a rite that a reading merges item by item (by ``id``) instead of replacing."""
 READING_KEYS = frozenset({"rites"})
+
+
+class AlignedCite(BaseModel):
+    """One clause of the witness that states a modelled element (an agreeing citation)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    element: str
+    witness: str
+    quote: str
+    section: str | None = None
+    score: float
+
+
+class AlignmentFile(BaseModel):
+    """``alignment.yaml``: the witness, the witnesses of the model it was aligned to, the *same* clauses."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    witness: str
+    model: tuple[str, ...]
+    same: tuple[AlignedCite, ...] = ()
+
+
+@functools.cache
+def aligned_citations(witness: str) -> dict[str, tuple[Citation, ...]]:
+    """element path → the witness's agreeing citations of it, from its folder's ``alignment.yaml``."""
+    info = next((i for i in manifest() if i.id == witness), None)
+    if info is None:
+        raise UnknownValueError("witness", witness, [i.id for i in manifest()])
+    path = info.folder / ALIGNMENT_FILE
+    if not path.is_file():
+        return {}
+    data = load_model_path(path, AlignmentFile)
+    wrong = next((c for c in data.same if c.witness != witness), None)
+    if data.witness != witness or wrong is not None:
+        raise DataError(
+            f"{path}: cites another witness than {witness!r}: {wrong.witness if wrong else data.witness!r}"
+        )
+    out: dict[str, list[Citation]] = {}
+    for cite in data.same:
+        out.setdefault(cite.element, []).append(
+            Citation(witness=witness, quote=cite.quote, section=cite.section)
+        )
+    return {element: tuple(cites) for element, cites in out.items()}
+
+
+def _rite_of(path: str) -> str:
+    return path.split(".", 1)[0].split("[", 1)[0]
 
 
 @functools.cache
@@ -127,6 +181,10 @@ def rites_for(witness: str) -> Mapping[str, Rite]:
         for rite_id, patches in own_readings(member).items():
             for where, patch in patches:
                 rites[rite_id] = apply_reading(rites[rite_id], patch, where)
+    aligned = aligned_citations(witness)
+    for rite_id in sorted({_rite_of(p) for p in aligned} & set(rites)):
+        mine = {p: c for p, c in aligned.items() if _rite_of(p) == rite_id}
+        rites[rite_id] = add_citations(rites[rite_id], rite_id, mine)
     return rites
 
 
@@ -153,4 +211,5 @@ def witnesses_with_rite(rite_id: str) -> tuple[str, ...]:
     cited.update(w for e in walk_elements(base[rite_id]) for w in e.witnesses)
     order = [info.id for info in manifest()]
     cited.update(w for w in order if rite_id in own_readings(w))
+    cited.update(w for w in order if any(_rite_of(p) == rite_id for p in aligned_citations(w)))
     return tuple(w for w in order if w in cited)
