@@ -8,8 +8,9 @@ each witness's; the calendar of the place is computed for the same years.
 
 Every combination's place is looked up for its year (what the unit was, which witness governs it); a
 resolution depends on the place only through its level that year, whether the rite data names it, and its
-governing witness, so combinations equal in all of these share one resolution (51,690 combinations,
-about 11,000 resolutions) — an error is still raised and checked for every combination that gives one.
+governing witness, so combinations equal in all of these share one resolution (about 165,000
+combinations with the 15 witnesses; most with a witness that lacks the rite end at once in the error that
+names the witnesses having it) — an error is still raised and checked for every combination that gives one.
 """
 
 from __future__ import annotations
