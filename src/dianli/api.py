@@ -221,6 +221,7 @@ from dianli.rites.model import DateRule as Observance
 from dianli.rites.model import Element as RiteElement
 from dianli.rites.model import Rite, RiteFile, Step
 from dianli.rites.observances import (
+    CALENDAR_LAST_YEAR,
     Occurrence,
     all_observances,
     authority_days,
@@ -236,6 +237,8 @@ from dianli.rites.render import step_line as rite_step_line
 from dianli.rites.render import to_data as rite_to_data
 from dianli.rites.render import to_html as rite_to_html
 from dianli.rites.render import venue_line as rite_venue_line
+from dianli.rites.resolve import FIRST_YEAR as RITE_FIRST_YEAR
+from dianli.rites.resolve import LAST_YEAR as RITE_LAST_YEAR
 from dianli.rites.resolve import ResolvedRite, find_rite, inherited_from, resolve_rite, rite_ids
 from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
 from dianli.rites.variants import diff_rite, rite_catalogue
@@ -250,6 +253,7 @@ __all__: list[str] = [
     "ALIGNMENT_FILE",
     "AUDIO_FORMATS",
     "BRANCHES",
+    "CALENDAR_LAST_YEAR",
     "CLAUSE_KINDS",
     "CLOCKS",
     "DAY_BOUNDARIES",
@@ -257,6 +261,8 @@ __all__: list[str] = [
     "ECLIPSE_ASSUMPTIONS",
     "MUSIC_FORMATS",
     "REIGNS",
+    "RITE_FIRST_YEAR",
+    "RITE_LAST_YEAR",
     "SAMPLES_CACHE_BYTES",
     "SAMPLE_RATE_HZ",
     "SAMPLE_RATE_RANGE_HZ",

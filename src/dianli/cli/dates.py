@@ -12,6 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dianli.api import (
+    CALENDAR_LAST_YEAR,
+    RITE_FIRST_YEAR,
     DayInfo,
     Occurrence,
     OutOfRangeError,
@@ -31,8 +33,7 @@ from dianli.api import (
 )
 from dianli.cli.common import console, run_guarded
 
-FIRST_YEAR = 1644
-LAST_YEAR = 2200
+FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, CALENDAR_LAST_YEAR
 
 
 class OutputFormat(StrEnum):

@@ -8,6 +8,8 @@ import typer
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
 from dianli.api import (
+    RITE_FIRST_YEAR,
+    RITE_LAST_YEAR,
     ProgramAudio,
     UnknownValueError,
     assemble_program,
@@ -42,7 +44,7 @@ def _audio(movements: list[str]) -> dict[str, ProgramAudio]:
 def program(
     rite: str = typer.Argument(..., help="rite id or name, e.g. 祀先師 or xianshi"),
     place: str = typer.Option(..., "--place", help="place name or id, e.g. 臺灣府"),
-    year: int = typer.Option(..., "--year", help="year (1644–1911)"),
+    year: int = typer.Option(..., "--year", help=f"year ({RITE_FIRST_YEAR}–{RITE_LAST_YEAR})"),
     season: str | None = typer.Option(None, "--season", help="spring, summer, autumn or winter"),
     witness: str | None = typer.Option(None, "--witness", help="read another witness than the place's own"),
     out: str = typer.Option(".", "--out", help="directory to write the booklet into"),

@@ -14,6 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from dianli.api import (
+    RITE_FIRST_YEAR,
+    RITE_LAST_YEAR,
     diff_rite,
     governance,
     resolve_rite,
@@ -53,7 +55,9 @@ def register(app: typer.Typer) -> None:
     def show(
         rite: str = typer.Argument(..., help="Rite id or name (祀先師, 釋奠, xianshi …)."),
         place: str = typer.Option(..., "--place", "-p", help="Place id or name (臺灣府, 福州 …)."),
-        year: int = typer.Option(..., "--year", "-y", help="Gregorian year, 1644–1911."),
+        year: int = typer.Option(
+            ..., "--year", "-y", help=f"Gregorian year, {RITE_FIRST_YEAR}–{RITE_LAST_YEAR}."
+        ),
         witness: str | None = typer.Option(None, "--witness", "-w", help="Another witness's reading."),
         role: str | None = typer.Option(None, "--role", "-r", help="Print only this role's cue sheet."),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, html or json."),  # noqa: B008

@@ -21,8 +21,10 @@ from dianli.rites.vocabulary import place_levels
 
 def _extends_chain(rite_id: str, rites: Mapping[str, Rite]) -> list[Rite]:
     chain: list[Rite] = []
+    seen: set[str] = set()
     current: str | None = rite_id
-    while current is not None and current in rites and rites[current] not in chain:
+    while current is not None and current in rites and current not in seen:
+        seen.add(current)
         chain.append(rites[current])
         current = rites[current].extends
     return chain

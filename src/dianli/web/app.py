@@ -24,6 +24,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dianli import __version__
 from dianli.api import (
+    RITE_FIRST_YEAR,
+    RITE_LAST_YEAR,
     DanceAudio,
     DianliError,
     OutOfRangeError,
@@ -47,7 +49,7 @@ from dianli.web import pages
 
 STATIC_DIR = Path(__file__).parent / "static"
 CACHE_SECONDS = 3600
-FIRST_YEAR, LAST_YEAR = 1644, 1911
+FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, RITE_LAST_YEAR
 Handler = Callable[..., Awaitable[Response]]
 
 
