@@ -105,7 +105,8 @@ def test_measured_on_001() -> None:
     m = measure("taiwan-fuzhi-9")
     assert m.hand > 1500 and m.alignable > 500
     assert m.recall_alignable >= 0.90
-    assert m.precision >= 0.75
+    assert m.precision >= 0.78
+    assert m.precision_nested >= 0.90
 
 
 def _hostile() -> Alignment:

@@ -253,6 +253,29 @@ def classify(score: float | None) -> str:
     return "same" if score >= SAME_SCORE else "variant"
 
 
+def _affinity(a: str, b: str) -> int:
+    """How many levels of two section ids agree from the top (xianshi.chongsheng / xianshi.zhisheng: 1)."""
+    n = 0
+    for x, y in zip(a.split("."), b.split("."), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _preferred(clause: Clause, matches: Sequence[Match]) -> tuple[Match, ...]:
+    """The matches a clause keeps: among the best-scoring ones (all *same*, or else all), those of the
+    section nearest the clause's. The same formula 「眾官皆跪」 stands in the 崇聖祠 service and in the 先師
+    service of one chapter; a clause belongs to the one it stands in. (Measured on 001: precision of
+    automatic *same* 77.1% → 81.2% at unchanged recall. Preferring a part's step over the part lost recall:
+    hand citations often cite both with one quote.)"""
+    if not matches:
+        return ()
+    best = [m for m in matches if m.score >= SAME_SCORE] if matches[0].score >= SAME_SCORE else list(matches)
+    near = max(_affinity(clause.section, m.span.section) for m in best)
+    return tuple(m for m in best if _affinity(clause.section, m.span.section) == near)
+
+
 def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     """Align every clause of ``target`` outside the title and colophon to the model of ``model`` (default:
     :func:`model_witnesses`)."""
@@ -282,7 +305,7 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     aligned: list[AlignedClause] = []
     matched_elements: set[str] = set()
     for i, clause in enumerate(mine):
-        matches = tuple(sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
+        matches = _preferred(clause, sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
         if not matches:
             aligned.append(AlignedClause(clause, "new"))
             continue
@@ -310,6 +333,10 @@ class Measure:
     """Automatic *same* attachments (clause, element)."""
     correct: int
     """Of those, the ones where the element has a hand citation overlapping the clause."""
+    nested: int = 0
+    """Of the others, the ones where the element encloses, or is enclosed by, an element that has a hand
+    citation overlapping the clause (the clause attached to the whole part where the hand cited its step,
+    or the reverse): right in substance, coarser or finer in granularity."""
 
     @property
     def recall(self) -> float:
@@ -322,6 +349,11 @@ class Measure:
     @property
     def precision(self) -> float:
         return self.correct / self.automatic if self.automatic else 0.0
+
+    @property
+    def precision_nested(self) -> float:
+        """Precision counting an enclosing or enclosed element as right (see :attr:`nested`)."""
+        return (self.correct + self.nested) / self.automatic if self.automatic else 0.0
 
 
 def measure(target: str) -> Measure:
@@ -347,6 +379,14 @@ def measure(target: str) -> Measure:
     correct = sum(
         1 for clause, element in same if any(overlaps(s, clause) for s in by_element.get(element, ()))
     )
+
+    def enclosing(clause: Clause, element: str) -> bool:
+        at = {p for p, spans in by_element.items() if any(overlaps(s, clause) for s in spans)}
+        return element not in at and any(
+            p.startswith(element + ".") or element.startswith(p + ".") for p in at
+        )
+
+    nested = sum(1 for clause, element in same if enclosing(clause, element))
     return Measure(
         witness=target,
         hand=len(hand),
@@ -354,4 +394,5 @@ def measure(target: str) -> Measure:
         recalled=recalled,
         automatic=len(same),
         correct=correct,
+        nested=nested,
     )

@@ -52,6 +52,7 @@ def to_data(result: Alignment, measured: Measure | None = None) -> dict[str, Any
             "recall": round(measured.recall, 4),
             "recall_alignable": round(measured.recall_alignable, 4),
             "precision": round(measured.precision, 4),
+            "precision_nested": round(measured.precision_nested, 4),
         }
     return data
 

@@ -91,6 +91,7 @@ def register(app: typer.Typer) -> None:
             head.append(
                 f"  against its {measured.hand} hand citations: recall {measured.recall:.1%} "
                 f"({measured.recall_alignable:.1%} of the {measured.alignable} the model can know); "
-                f"precision of automatic same {measured.precision:.1%} ({measured.correct}/{measured.automatic})"
+                f"precision of automatic same {measured.precision:.1%} ({measured.correct}/{measured.automatic}; "
+                f"{measured.precision_nested:.1%} counting the enclosing part or the enclosed step as right)"
             )
         write_text_output("\n".join([*head, *alignment_lines(result, classes)]), out)
