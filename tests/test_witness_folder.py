@@ -104,3 +104,9 @@ def test_its_coverage() -> None:
     """The fixture's clauses are counted like any witness's, section by section."""
     out = ok("coverage", "--witness", FIXTURE)
     assert FIXTURE in out
+
+
+def test_its_own_not_procedural_marks_count() -> None:
+    """A witness kept outside the package marks its non-procedural clauses in its own folder."""
+    out = ok("coverage", "--witness", FIXTURE, "--uncovered")
+    assert "本廳厲壇，在城北郊外； — not procedural: the altar's location (no procedure)" in out

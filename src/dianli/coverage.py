@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -22,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from dianli.corpus.cite import CitationError, resolve
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import is_key_char
-from dianli.corpus.witnesses import load_witness, reading_files, witness_ids
+from dianli.corpus.witnesses import ALIGNMENT_FILE, load_witness, reading_files, witness_ids, witness_info
 from dianli.datafile import parse_model
 from dianli.errors import UnknownValueError
 
@@ -94,13 +95,24 @@ def _spans_of(items: Iterator[tuple[str, str, str | None]]) -> dict[str, list[Sp
     return spans
 
 
+def _folder_files() -> list[Path]:
+    """The YAML files of every witness folder: its readings, its ``alignment.yaml`` and its
+    ``not_procedural.yaml`` (those of the package's folders are also walked with the package)."""
+    out: list[Path] = []
+    for w in witness_ids():
+        folder = witness_info(w).folder
+        out.extend(reading_files(w))
+        out.extend(p for p in (folder / ALIGNMENT_FILE, folder / NOT_PROCEDURAL[-1]) if p.is_file())
+    return out
+
+
 @functools.cache
 def cited_spans() -> dict[str, tuple[Span, ...]]:
     """Every resolved citation span of package data, by witness (sorted)."""
     root = resources.files("dianli")
     items: list[tuple[str, str, str | None]] = []
     package = [*_yaml_files(root)]
-    outside = [p for w in witness_ids() for p in reading_files(w) if not str(p).startswith(str(root))]
+    outside = [p for p in _folder_files() if not str(p).startswith(str(root))]
     for path in (*package, *outside):
         if path.name == NOT_PROCEDURAL[-1]:
             continue
@@ -133,7 +145,9 @@ def not_procedural() -> dict[str, tuple[tuple[int, int, str], ...]]:
     """Spans marked not procedural, with their reasons, by witness (every ``not_procedural.yaml`` of the
     package, each validated by one schema)."""
     out: dict[str, list[tuple[int, int, str]]] = {}
-    for path in _yaml_files(resources.files("dianli")):
+    root = resources.files("dianli")
+    outside = [p for p in _folder_files() if not str(p).startswith(str(root))]
+    for path in (*_yaml_files(root), *outside):
         if path.name != NOT_PROCEDURAL[-1]:
             continue
         for entry in parse_model(str(path), path.read_text(encoding="utf-8"), _NotProceduralFile).clauses:

@@ -9,6 +9,7 @@ from typing import ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from dianli.api import DianliError
 
@@ -27,7 +28,8 @@ def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except DianliError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+            # the message is data (ids, paths like parts[qisheng]), never markup
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
             raise typer.Exit(2) from exc
 
     return wrapper

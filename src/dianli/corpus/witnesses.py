@@ -44,6 +44,9 @@ ENV_VAR = "DIANLI_WITNESSES"
 """Extra folders of witness folders, separated by :data:`os.pathsep`."""
 MANIFEST_FILE = "witness.yaml"
 READINGS_DIR = "readings"
+ALIGNMENT_FILE = "alignment.yaml"
+"""In a witness folder: the clauses ``dianli align --write`` found *same* as a modelled element, each an
+agreeing citation of that element in this witness's reading (generated; re-run after the data changes)."""
 PACKAGE_DIR = "witnesses"
 
 Script = Literal["traditional", "simplified"]

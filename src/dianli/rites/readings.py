@@ -22,18 +22,17 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dianli.corpus.cite import Citation
-from dianli.corpus.witnesses import manifest, reading_files
+from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest, reading_files
 from dianli.datafile import load_model_path
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.load import all_rites, schema_error
 from dianli.rites.model import Rite, RiteFile, add_citations, walk_elements
 
-ALIGNMENT_FILE = "alignment.yaml"
-"""In a witness folder: the clauses ``dianli align --write`` found *same* as a modelled element, each an
-agreeing citation of that element in this witness's reading (generated; re-run after the data changes)."""
 MERGED_BY_ID = ("parts", "altars")
 """Fields of a rite that a reading merges item by item (by ``id``) instead of replacing."""
 READING_KEYS = frozenset({"rites"})
+CITE_KEYS = frozenset({"cite", "cites"})
+"""The fields by which an element cites its witness (with ``also_in``, ``assumption``)."""
 
 
 class AlignedCite(BaseModel):
@@ -131,6 +130,10 @@ def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
             merged[key] = [*merged.get(key, []), *value]
         else:
             merged[key] = value
+    if CITE_KEYS & set(patch) and "also_in" not in patch:
+        # the base's also_in says where the *base's* quote occurs too; a reading that gives its own
+        # citation of the rite does not inherit that claim for its quote
+        merged.pop("also_in", None)
     raw = {"family": "reading", "rites": [merged]}
     try:
         return RiteFile.model_validate(raw).rites[0]
