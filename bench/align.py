@@ -5,17 +5,26 @@ others), cold for the scoring (the model's cited spans resolved once, as the com
 the same run: the same clause × span pairs of the same sections scored with ``difflib.SequenceMatcher``
 (the standard library's fuzzy matcher), best span per clause, no ordering — timed on a sample of sections
 and scaled by the pair count. Printed: clauses aligned per second (one core) and the ratio.
+
+Then the whole corpus (every witness of the package that has a model of its language), in the same run:
+aligned one after another in this process, and ingested with Dask on local processes (``dianli ingest``,
+one worker per core): clauses per second per core, the wall times and the parallel speed-up, and from
+the measured steady per-witness time an estimate for 8,000 gazetteers on N cores (each worker pays the
+model's start-up once; the model grows as witnesses are curated, so the estimate is for today's model).
 Run: ``python bench/align.py``.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 import time
 
 from dianli.align import EXCLUDED_SECTIONS, align, cited_spans, model_spans, model_witnesses
 from dianli.corpus.clauses import clauses
 from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import package_root, witness_ids
+from dianli.ingest import ingest
 
 TARGETS = ("taiwan-fuzhi-9", "tingzhou-fuzhi")
 SAMPLE_PAIRS = 200_000
@@ -68,6 +77,37 @@ def main() -> None:
             f"= {n / base_full:,.0f} clauses/s"
         )
         print(f"  ratio (baseline time / ours; > 1 means faster): {base_full / ours:.1f}×")
+    corpus()
+
+
+GAZETTEERS = 8_000
+CORES = (2, 16, 64, 256)
+
+
+def corpus() -> None:
+    """The whole corpus: serial in this process against Dask's local processes, and the estimate."""
+    targets = [w for w in witness_ids() if model_spans(model_witnesses(w))]
+    start = time.perf_counter()
+    n_clauses = sum(len(align(w).clauses) for w in targets)
+    serial = time.perf_counter() - start
+    cores = os.cpu_count() or 1
+    run = ingest(package_root(), witnesses=tuple(targets), workers=cores)
+    steady = sorted(r.seconds for r in run.results)[: max(1, len(run.results) - run.workers)]
+    per_witness = sum(steady) / len(steady)  # the first task of each worker also builds the model
+    startup = max(r.seconds for r in run.results) - per_witness
+    print(f"whole corpus: {len(targets)} witnesses, {n_clauses:,} clauses")
+    print(f"  one by one in this process (model warm): {serial:.1f} s = {n_clauses / serial:,.0f} clauses/s")
+    print(
+        f"  dask, {run.workers} local processes: {run.seconds:.1f} s wall = "
+        f"{n_clauses / run.seconds / run.workers:,.0f} clauses/s per core; speed-up over one by one "
+        f"{serial / run.seconds:.2f}× (each worker first builds the model: ~{startup:.0f} s)"
+    )
+    print(
+        f"  estimate for {GAZETTEERS:,} gazetteers at {per_witness:.2f} s each (steady) + start-up per worker:"
+    )
+    for n in CORES:
+        hours = (GAZETTEERS * per_witness / n + startup) / 3600
+        print(f"    {n:>4} cores: {hours:6.2f} h")
 
 
 if __name__ == "__main__":

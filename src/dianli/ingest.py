@@ -1,0 +1,249 @@
+"""Ingest: every witness folder of a folder aligned to the model, in parallel with Dask.
+
+A *corpus folder* holds witness folders (each with its ``witness.yaml``, text files and optional readings,
+as ``docs/adding-a-witness.md`` describes), or is one. Ingesting it aligns every witness of it to the model
+(:func:`dianli.align.align`) as one Dask task per witness, and gathers per witness: its clauses, the four
+classes, the alignment report (JSON), the curator's draft reading and the ``alignment.yaml`` that
+``dianli align --write`` would write.
+
+Schedulers: by default Dask's local *processes* scheduler on this machine (``workers`` processes, one
+witness each at a time: the aligner is pure Python and holds the GIL, so threads would not help); with
+``scheduler`` the address of a ``dask.distributed`` scheduler (``tcp://host:8786``), the tasks run on its
+workers. A worker reads the corpus folder through ``DIANLI_WITNESSES``: set here before the local pool
+starts; on a cluster, each worker must see the folder at the same path (the task adds it to the variable
+on a fresh worker, and refuses, naming the variable, on a worker that already loaded another corpus).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from dianli.errors import DataError, UnknownValueError
+
+ProgressHook = Callable[[str], None]
+"""Called in the calling process with the witness id each time a witness is done."""
+
+
+@dataclass(frozen=True)
+class WitnessResult:
+    """What ingesting one witness gave (picklable: it travels back from a worker)."""
+
+    witness: str
+    folder: str
+    clauses: int
+    counts: dict[str, int]
+    seconds: float
+    report: dict[str, Any]
+    draft: str
+    alignment_yaml: str
+
+    @property
+    def clauses_per_second(self) -> float:
+        return self.clauses / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True)
+class IngestRun:
+    """All witnesses of a corpus folder ingested, with the wall time and the workers used."""
+
+    folder: str
+    scheduler: str
+    workers: int
+    seconds: float
+    results: tuple[WitnessResult, ...]
+
+    @property
+    def clauses(self) -> int:
+        return sum(r.clauses for r in self.results)
+
+
+RAW_SUFFIX = ".txt"
+"""A file of a corpus folder with this suffix is a transcribed gazetteer (drafted into a witness folder)."""
+
+
+def raw_files(folder: Path) -> tuple[Path, ...]:
+    """The transcribed gazetteer files directly in ``folder`` (sorted)."""
+    return tuple(sorted(p for p in folder.glob(f"*{RAW_SUFFIX}") if p.is_file()))
+
+
+def draft_corpus(folder: Path, into: Path) -> Path:
+    """Draft a witness folder under ``into`` for each transcribed file of ``folder``
+    (:func:`dianli.corpus.draft.draft_folder`); return ``into``, a corpus folder."""
+    from dianli.corpus.draft import draft_folder
+
+    files = raw_files(folder)
+    if not files:
+        raise UnknownValueError("gazetteer folder", str(folder), [f"a folder holding *{RAW_SUFFIX} files"])
+    into.mkdir(parents=True, exist_ok=True)
+    for path in files:
+        draft_folder(path, into)
+    return into
+
+
+def corpus_folder(folder: Path) -> tuple[Path, tuple[tuple[str, Path], ...]]:
+    """The root that holds the witness folders of ``folder`` (the folder itself, or its parent when it is
+    one witness folder) and (witness id, folder) of each, read from the manifests."""
+    from dianli.corpus.witnesses import MANIFEST_FILE, WitnessManifest
+    from dianli.datafile import load_model_path
+
+    if not folder.is_dir():
+        raise UnknownValueError("corpus folder", str(folder), ["an existing folder of witness folders"])
+    single = (folder / MANIFEST_FILE).is_file()
+    root = folder.parent if single else folder
+    candidates = (
+        [folder]
+        if single
+        else [c for c in sorted(folder.iterdir()) if c.is_dir() and not c.name.startswith((".", "_"))]
+    )
+    found = tuple(
+        (load_model_path(c / MANIFEST_FILE, WitnessManifest).id, c)
+        for c in candidates
+        if (c / MANIFEST_FILE).is_file()
+    )
+    if not found:
+        raise UnknownValueError(
+            "corpus folder",
+            str(folder),
+            [
+                f"a folder whose sub-folders each hold a {MANIFEST_FILE}",
+                f"one folder with a {MANIFEST_FILE}",
+                f"a folder of transcribed gazetteers (*{RAW_SUFFIX}) with --drafts DIR",
+            ],
+        )
+    return root.resolve(), found
+
+
+def _ensure_root(root: str) -> None:
+    """Make the corpus folder's witnesses visible in this process (a worker)."""
+    from dianli.corpus.witnesses import ENV_VAR, manifest, witness_roots
+
+    if Path(root) in witness_roots():
+        return
+    if manifest.cache_info().currsize:
+        raise DataError(
+            f"this worker already loaded a corpus without {root}; start the workers with "
+            f"{ENV_VAR}={root} (folders of witness folders, separated by {os.pathsep!r})"
+        )
+    parts = [p for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    os.environ[ENV_VAR] = os.pathsep.join([*parts, root])
+
+
+def ingest_witness(root: str, witness: str) -> WitnessResult:
+    """Align one witness of the corpus folder ``root`` to the model: the task each worker runs."""
+    _ensure_root(root)
+    from dianli.align import align
+    from dianli.align_report import alignment_file, draft_reading, to_data
+    from dianli.corpus.witnesses import manifest
+
+    start = time.perf_counter()
+    result = align(witness)
+    seconds = time.perf_counter() - start
+    folder = next(str(i.folder) for i in manifest() if i.id == witness)
+    return WitnessResult(
+        witness=witness,
+        folder=folder,
+        clauses=len(result.clauses),
+        counts=dict(result.counts()),
+        seconds=seconds,
+        report=to_data(result, None),
+        draft=draft_reading(result),
+        alignment_yaml=alignment_file(result),
+    )
+
+
+@contextlib.contextmanager
+def _corpus_env(root: str) -> Iterator[None]:
+    """``DIANLI_WITNESSES`` holding the corpus folder while the local worker processes start (they inherit
+    it); restored afterwards, so this process's own corpus is unchanged."""
+    from dianli.corpus.witnesses import ENV_VAR
+
+    before = os.environ.get(ENV_VAR)
+    parts = [p for p in (before or "").split(os.pathsep) if p.strip()]
+    os.environ[ENV_VAR] = os.pathsep.join([*parts, root]) if root not in parts else os.pathsep.join(parts)
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ENV_VAR]
+        else:
+            os.environ[ENV_VAR] = before
+
+
+def ingest(
+    folder: Path,
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    witnesses: tuple[str, ...] | None = None,
+    progress: ProgressHook | None = None,
+    connect_timeout_s: float = 10.0,
+) -> IngestRun:
+    """Align every witness of a corpus folder in parallel (see the module docstring for the schedulers).
+    ``witnesses`` narrows to some of them (an unknown id is an error naming the folder's)."""
+    root, found = corpus_folder(folder)
+    ids = [w for w, _ in found]
+    chosen = list(witnesses) if witnesses else ids
+    for w in chosen:
+        if w not in ids:
+            raise UnknownValueError("witness", w, ids)
+    start = time.perf_counter()
+    if scheduler:
+        results, used, label = _on_cluster(scheduler, str(root), chosen, progress, connect_timeout_s)
+    else:
+        used = max(1, min(workers or os.cpu_count() or 1, len(chosen)))
+        results, label = _on_local(str(root), chosen, used, progress), "local processes"
+    order = {w: i for i, w in enumerate(chosen)}
+    ordered = tuple(sorted(results, key=lambda r: order[r.witness]))
+    return IngestRun(str(root), label, used, time.perf_counter() - start, ordered)
+
+
+def _on_local(
+    root: str, witnesses: list[str], workers: int, progress: ProgressHook | None
+) -> list[WitnessResult]:
+    from dask.base import compute
+    from dask.callbacks import Callback
+    from dask.delayed import delayed
+
+    tasks = [delayed(ingest_witness, pure=False)(root, w, dask_key_name=f"ingest-{w}") for w in witnesses]
+
+    class _Done(Callback):
+        def _posttask(
+            self, key: object, result: object, dsk: object, state: object, worker_id: object
+        ) -> None:
+            if progress is not None and isinstance(result, WitnessResult):
+                progress(result.witness)
+
+    with _corpus_env(root), _Done():  # type: ignore[no-untyped-call]  # dask's Callback is untyped
+        computed = compute(  # type: ignore[no-untyped-call]
+            *tasks, scheduler="processes", num_workers=workers
+        )
+    return [r for r in computed if isinstance(r, WitnessResult)]
+
+
+def _on_cluster(
+    address: str, root: str, witnesses: list[str], progress: ProgressHook | None, timeout_s: float
+) -> tuple[list[WitnessResult], int, str]:
+    from distributed import Client, as_completed
+
+    try:
+        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UnknownValueError(
+            "--scheduler", address, ["the address of a running dask scheduler, e.g. tcp://127.0.0.1:8786"]
+        ) from exc
+    with client, client.as_current():
+        used = len(client.scheduler_info().get("workers", {})) or 1
+        futures = [client.submit(ingest_witness, root, w, pure=False, key=f"ingest-{w}") for w in witnesses]
+        results: list[WitnessResult] = []
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            result = future.result()
+            results.append(result)
+            if progress is not None:
+                progress(result.witness)
+    return results, used, f"dask.distributed at {address}"

@@ -1,0 +1,124 @@
+"""Ingest: a folder of witness folders aligned in parallel — local processes and a two-worker LocalCluster —
+giving the same classes as aligning one by one; and the errors of bad folders, witnesses and schedulers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dianli.align import align
+from dianli.corpus.witnesses import ENV_VAR, package_root
+from dianli.errors import UnknownValueError
+from dianli.ingest import corpus_folder, ingest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "witnesses"
+PACKAGE = package_root()
+SMALL = ("penghu-tingzhi-2", "jinmen-zhi-4")
+"""Two small corpus witnesses of the package (43 and 40 clauses)."""
+
+
+def test_corpus_folder_reads_the_manifests() -> None:
+    root, found = corpus_folder(FIXTURES)
+    assert root == FIXTURES.resolve()
+    assert [w for w, _ in found] == ["test-fixture-gazetteer"]
+    # one witness folder is its own corpus
+    root, found = corpus_folder(FIXTURES / "test-fixture-gazetteer")
+    assert root == FIXTURES.resolve() and [w for w, _ in found] == ["test-fixture-gazetteer"]
+
+
+@pytest.mark.parametrize(
+    ("folder", "accepted"),
+    [
+        (Path("/nonexistent/corpus"), "an existing folder of witness folders"),
+        (Path(__file__).parent / "golden", "witness.yaml"),
+    ],
+)
+def test_bad_folder_names_what_is_accepted(folder: Path, accepted: str) -> None:
+    with pytest.raises(UnknownValueError) as err:
+        corpus_folder(folder)
+    assert str(folder) in str(err.value) and accepted in str(err.value)
+
+
+def test_unknown_witness_of_the_folder() -> None:
+    with pytest.raises(UnknownValueError) as err:
+        ingest(FIXTURES, witnesses=("nope",))
+    assert "nope" in str(err.value) and "test-fixture-gazetteer" in str(err.value)
+
+
+def test_local_processes_agree_with_aligning_one_by_one() -> None:
+    done: list[str] = []
+    before = os.environ.get(ENV_VAR)
+    run = ingest(PACKAGE, witnesses=SMALL, workers=2, progress=done.append)
+    assert os.environ.get(ENV_VAR) == before  # this process's corpus is left as it was
+    assert sorted(done) == sorted(SMALL)
+    assert [r.witness for r in run.results] == list(SMALL)
+    assert run.workers == 2 and run.scheduler == "local processes"
+    for result in run.results:
+        expected = align(result.witness)
+        assert result.clauses == len(expected.clauses)
+        assert result.counts == dict(expected.counts())
+        assert result.report["witness"] == result.witness
+        assert result.alignment_yaml.startswith("#") or "witness:" in result.alignment_yaml
+
+
+def test_a_local_cluster_of_two_workers_ingests_an_outside_folder() -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        run = ingest(FIXTURES, scheduler=cluster.scheduler_address)
+    assert run.workers == 2 and run.scheduler.startswith("dask.distributed at tcp://")
+    (result,) = run.results
+    assert result.witness == "test-fixture-gazetteer"
+    assert result.clauses > 0 and sum(result.counts[k] for k in ("same", "variant", "new")) == result.clauses
+    assert result.folder == str((FIXTURES / "test-fixture-gazetteer").resolve())
+
+
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    with pytest.raises(UnknownValueError) as err:
+        ingest(FIXTURES, scheduler="tcp://127.0.0.1:9", connect_timeout_s=1)
+    assert "tcp://127.0.0.1:9" in str(err.value) and "dask scheduler" in str(err.value)
+
+
+def test_cli_writes_reports_and_a_summary(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "dianli",
+            "ingest",
+            str(FIXTURES),
+            "--workers",
+            "1",
+            "-o",
+            str(out),
+            "-f",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert [w["witness"] for w in summary["witnesses"]] == ["test-fixture-gazetteer"]
+    assert (out / "test-fixture-gazetteer.alignment.json").is_file()
+    assert (out / "test-fixture-gazetteer.draft.yaml").is_file()
+    assert (
+        (out / "summary.csv")
+        .read_text(encoding="utf-8")
+        .startswith("witness,clauses,same,variant,new,missing")
+    )
+
+
+def test_cli_bad_folder_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "dianli", "ingest", str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "witness.yaml" in proc.stderr
