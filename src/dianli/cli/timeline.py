@@ -1,0 +1,204 @@
+"""``dianli timeline``: the dated events the witnesses state (康熙五十一年 …), converted and in date order."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from dianli.api import (
+    DatedEvent,
+    dated_events_svg,
+    dated_timeline,
+    get_place,
+    governing_witnesses,
+    manifest,
+    witness_ids,
+)
+from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.places import display_width, wrap
+
+WIDTH = 80
+QUOTE_INDENT = 6
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+FIELDS = (
+    "gregorian_year",
+    "gregorian_date",
+    "first_day",
+    "last_day",
+    "era_date",
+    "chinese_text",
+    "era",
+    "dynasty",
+    "dynasty_name",
+    "year_number",
+    "month",
+    "leap",
+    "day",
+    "chinese_year",
+    "witness",
+    "witness_title",
+    "section",
+    "quote",
+    "alternatives",
+    "notes",
+)
+
+
+def short_titles() -> dict[str, str]:
+    return {i.id: i.short_title for i in manifest()}
+
+
+def event_record(event: DatedEvent, titles: dict[str, str]) -> dict[str, Any]:
+    """One event as plain data (JSON and CSV), with the keys of :data:`FIELDS`."""
+    return {
+        "gregorian_year": event.gregorian_year,
+        "gregorian_date": event.gregorian_date.isoformat() if event.gregorian_date else None,
+        "first_day": event.first_day.isoformat() if event.first_day else None,
+        "last_day": event.last_day.isoformat() if event.last_day else None,
+        "era_date": event.era_date,
+        "chinese_text": event.chinese_text,
+        "era": event.era,
+        "dynasty": event.dynasty,
+        "dynasty_name": event.dynasty_name,
+        "year_number": event.year_number,
+        "month": event.month,
+        "leap": event.leap,
+        "day": event.day,
+        "chinese_year": event.chinese_year,
+        "witness": event.witness,
+        "witness_title": titles.get(event.witness, event.witness),
+        "section": event.section,
+        "quote": event.quote,
+        "alternatives": list(event.alternatives),
+        "notes": list(event.notes),
+    }
+
+
+def _header(place: str | None, witness: str | None, count: int, titles: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    if place is not None:
+        unit = get_place(place)
+        governing = "; ".join(
+            f"{g.witness} ({titles.get(g.witness, g.witness)}) {g.first_year}–{g.last_year}"
+            for g in governing_witnesses(unit.id)
+        )
+        lines += wrap(f"{unit.name} ({unit.id}): the dates stated by the witnesses that govern it:", WIDTH)
+        lines += wrap("  " + (governing or "none"), WIDTH, indent=2)
+    elif witness is not None:
+        lines += wrap(f"{witness} ({titles.get(witness, witness)}): the dates it states", WIDTH)
+    else:
+        lines.append("the dates stated by every witness")
+    lines.append(f"{count} dated event{'s' if count != 1 else ''}")
+    return lines
+
+
+def fill(text: str, width: int, indent: int) -> list[str]:
+    """``text`` (which starts with its own indentation) in lines of at most ``width`` display columns,
+    broken anywhere (the quotations have no spaces), continuations indented by ``indent``."""
+    lines: list[str] = []
+    line = ""
+    for char in text:
+        if display_width(line + char) > width:
+            lines.append(line.rstrip())
+            line = " " * indent + ("" if char == " " else char)
+            continue
+        line += char
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+def text_lines(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> list[str]:
+    """Each event: Gregorian year and day (or the first day of its month, with …), the dynasty and the
+    date as read, the witness and section; then the quotation and any notes, wrapped to 80 columns."""
+    lines: list[str] = []
+    for event in events:
+        day = event.gregorian_date.isoformat() if event.gregorian_date else ""
+        if not day and event.month is not None and event.first_day is not None:
+            day = f"{event.first_day.isoformat()}…"
+        head = (
+            f"{event.gregorian_year:>5} {day:<11} {event.dynasty_name} {event.era_date}"
+            f" · {titles.get(event.witness, event.witness)} · {event.section}"
+        )
+        lines.append("")
+        lines += fill(head, WIDTH, QUOTE_INDENT)
+        lines += fill(" " * QUOTE_INDENT + f"「{event.quote}」", WIDTH, QUOTE_INDENT + 1)
+        for note in (*event.notes, *(f"also readable as {a}" for a in event.alternatives)):
+            lines += fill(" " * QUOTE_INDENT + f"note: {note}", WIDTH, QUOTE_INDENT + 2)
+    return lines
+
+
+def to_csv(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> str:
+    records = [event_record(e, titles) for e in events]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: "; ".join(v) if isinstance(v, list) else v for k, v in record.items()})
+    return out.getvalue()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("timeline")
+    @run_guarded
+    def timeline(
+        place: str | None = typer.Option(
+            None, "--place", "-p", help="Only the witnesses that govern this place (name or id) at some time."
+        ),
+        witness: str | None = typer.Option(
+            None, "--witness", "-w", help="Only this witness (dianli texts list)."
+        ),
+        from_year: int | None = typer.Option(None, "--from", help="From this Gregorian year."),
+        until_year: int | None = typer.Option(None, "--until", help="Until this Gregorian year (inclusive)."),
+        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json or csv."),  # noqa: B008
+        svg: Path | None = typer.Option(None, "--svg", help="Also draw the timeline as SVG into this file."),  # noqa: B008
+    ) -> None:
+        """Every reign date the witnesses state (康熙五十一年, 雍正元年六月初四日 …; Ming, Southern Ming, 後金
+        and earlier eras too), converted to the Gregorian year and day, in date order with its quotation,
+        its witness and section, and the dynasty the era name was read in."""
+        if witness is not None and witness not in witness_ids():
+            from dianli.api import UnknownValueError
+
+            raise UnknownValueError("witness", witness, witness_ids())
+        events = dated_timeline(place=place, witness=witness, from_year=from_year, until_year=until_year)
+        titles = short_titles()
+        if svg is not None:
+            where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
+            svg.write_text(
+                dated_events_svg(events, titles, f"dated events{where}", link=False), encoding="utf-8"
+            )
+        if fmt is Format.json:
+            data = {
+                "place": get_place(place).id if place else None,
+                "witness": witness,
+                "governing": [
+                    {
+                        "witness": g.witness,
+                        "first_year": g.first_year,
+                        "last_year": g.last_year,
+                        "through": g.through,
+                    }
+                    for g in (governing_witnesses(get_place(place).id) if place else ())
+                ],
+                "events": [event_record(e, titles) for e in events],
+            }
+            write_text_output(json.dumps(data, ensure_ascii=False, indent=1), None)
+            return
+        if fmt is Format.csv:
+            write_text_output(to_csv(events, titles), None)
+            return
+        lines = [*_header(place, witness, len(events), titles), *text_lines(events, titles)]
+        write_text_output("\n".join(lines), None)

@@ -1,0 +1,96 @@
+"""``dianli timeline``, run as a user runs it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+from pathlib import Path
+from xml.etree import ElementTree as etree
+
+import pytest
+from typer.testing import CliRunner
+
+from dianli.cli import app
+
+runner = CliRunner()
+
+
+def _width(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["timeline", "--place", "諸羅縣"],
+            [
+                "諸羅縣 (zhuluo)",
+                "zhuluo-xianzhi-4 (諸羅縣志) 1684–1746",
+                "1715",
+                "康熙五十四年",
+                "知县周锺瑄",
+                "1747",
+                "臺灣府志",
+            ],
+        ),
+        (
+            ["timeline", "--witness", "taiwan-xianzhi-6"],
+            ["1712-03-10", "康熙五十一年二月初四", "1200-04-30", "Julian calendar 1200-04-23"],
+        ),
+        (["timeline", "--witness", "gemalan-tingzhi-3"], ["1488", "明 弘治元年", "宏治元年", "宏 for 弘"]),
+        (
+            ["timeline", "--witness", "penghu-jilue-2", "--from", "1600", "--until", "1700"],
+            ["1624-08-14…", "天啟四年七月"],
+        ),
+    ],
+)
+def test_timeline_text(args: list[str], expected: list[str]) -> None:
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    for fragment in expected:
+        assert fragment in result.output
+    assert max(_width(line) for line in result.output.splitlines()) <= 80
+
+
+def test_the_years_are_in_order_and_within_the_range() -> None:
+    result = runner.invoke(app, ["timeline", "--place", "諸羅縣", "--from", "1700", "--until", "1720"])
+    years = [int(line.split()[0]) for line in result.output.splitlines() if line[:5].strip().isdigit()]
+    assert years and years == sorted(years) and all(1700 <= y <= 1720 for y in years)
+
+
+def test_json_and_csv() -> None:
+    data = json.loads(runner.invoke(app, ["timeline", "--place", "諸羅縣", "--format", "json"]).output)
+    assert [g["witness"] for g in data["governing"]] == ["zhuluo-xianzhi-4", "taiwan-fuzhi-9"]
+    first = next(e for e in data["events"] if e["chinese_text"] == "康熙五十四年")
+    assert (first["gregorian_year"], first["dynasty"], first["witness"]) == (1715, "qing", "zhuluo-xianzhi-4")
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["timeline", "--format", "csv"]).output)))
+    assert (
+        len(rows) == len(runner.invoke(app, ["timeline", "--format", "json"]).output.split('"era_date"')) - 1
+    )
+    assert {"gregorian_date", "quote", "witness", "section", "dynasty"} <= set(rows[0])
+
+
+def test_svg(tmp_path: Path) -> None:
+    target = tmp_path / "timeline.svg"
+    result = runner.invoke(app, ["timeline", "--place", "諸羅縣", "--svg", str(target)])
+    assert result.exit_code == 0, result.output
+    svg = etree.fromstring(target.read_text(encoding="utf-8"))
+    titles = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}title")]
+    assert any(t and "康熙五十四年" in t for t in titles)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["timeline", "--place", "火星"], "臺灣省"),
+        (["timeline", "--witness", "nowhere"], "zhuluo-xianzhi-4"),
+        (["timeline", "--place", "諸羅縣", "--witness", "jinmen-zhi-4"], "taiwan-fuzhi-9"),
+    ],
+)
+def test_bad_input_names_what_is_accepted(args: list[str], needle: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "error" in result.output and needle in result.output and "Traceback" not in result.output
