@@ -13,7 +13,7 @@ parents in the same year. Province seats are rings. Every text is XML-escaped.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from dianli.places.places import PREFECTURE_LEVELS, PlaceAt, PlaceLevel
@@ -97,23 +97,27 @@ def _mark(seat: list[PlaceAt], colour: str) -> str:
     return "".join(shapes)
 
 
-def render_map(units: Sequence[PlaceAt], title: str = "") -> str:
+def render_map(
+    units: Sequence[PlaceAt],
+    title: str = "",
+    *,
+    unit_colours: Mapping[str, str] | None = None,
+    legend: Sequence[tuple[str, str]] | None = None,
+) -> str:
     """The SVG (text) of ``units`` — all of one year, as :func:`dianli.places.places.places_in_year`
-    gives them — with ``title`` above and a legend of the 府/直隸州 below."""
+    gives them — with ``title`` above and a legend of the 府/直隸州 below.
+
+    With ``unit_colours`` (unit id → colour) each unit is coloured by it instead (the neutral grey where
+    absent), and ``legend`` gives the legend's entries (label, colour), one per row; a label's lines are
+    separated by newlines."""
+    if unit_colours is not None:
+        return _render_coloured(units, title, unit_colours, legend or ())
     by_id = {u.id: u for u in units}
     colours = group_colours(units)
     names = {u.id: u.name for u in units}
     legend_rows = math.ceil(len(colours) / _LEGEND_COLUMNS)
     total_height = _TOP + HEIGHT + 8 + legend_rows * _LEGEND_ROW
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total_height:g}" width="100%" '
-        f'style="max-width:{WIDTH * 1.6:g}px;height:auto" role="img" aria-label="{escape(title)}" '
-        f'font-family="{_FONT}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="{_TOP}" width="{WIDTH}" height="{HEIGHT}" fill="#f7f4ec"/>',
-        f'<text x="4" y="18" font-size="15" fill="#222">{escape(title)}</text>',
-        *_graticule(),
-    ]
+    out = _head(title, total_height)
     for seat in _seats(units):
         group = next((g for g in (group_of(u, by_id) for u in seat) if g is not None), None)
         colour = colours.get(group, _NEUTRAL) if group is not None else _NEUTRAL
@@ -134,5 +138,59 @@ def render_map(units: Sequence[PlaceAt], title: str = "") -> str:
         cy = (i // _LEGEND_COLUMNS) * _LEGEND_ROW
         out.append(f'<rect x="{cx:g}" y="{cy + 3:g}" width="9" height="9" fill="{colour}"/>')
         out.append(f'<text x="{cx + 13:g}" y="{cy + 12:g}" fill="#222">{escape(names[gid])}</text>')
+    out.append("</g></svg>")
+    return "\n".join(out)
+
+
+def _head(title: str, total_height: float) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total_height:g}" width="100%" '
+        f'style="max-width:{WIDTH * 1.6:g}px;height:auto" role="img" aria-label="{escape(title)}" '
+        f'font-family="{_FONT}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="{_TOP}" width="{WIDTH}" height="{HEIGHT}" fill="#f7f4ec"/>',
+        f'<text x="4" y="18" font-size="15" fill="#222">{escape(title)}</text>',
+        *_graticule(),
+    ]
+
+
+def _render_coloured(
+    units: Sequence[PlaceAt], title: str, unit_colours: Mapping[str, str], legend: Sequence[tuple[str, str]]
+) -> str:
+    """:func:`render_map` with each unit coloured by ``unit_colours`` and the given legend."""
+    lines = [label.split("\n") for label, _colour in legend]
+    total_height = _TOP + HEIGHT + 8 + sum(len(x) for x in lines) * _LEGEND_ROW
+    out = _head(title, total_height)
+    for seat in _seats(units):
+        named = [u for u in seat if u.level is not PlaceLevel.PROVINCE] or seat
+        colour = unit_colours.get(named[0].id, _NEUTRAL)
+        x, y = project(seat[0].latitude_deg, seat[0].longitude_deg)
+        tip = "; ".join(f"{u.name} ({u.id}, {u.level.value}, {u.chgis_id})" for u in seat)
+        out.append(f'<g class="seat"><title>{escape(tip)}</title>{_mark(seat, colour)}')
+        province = [u for u in seat if u.level is PlaceLevel.PROVINCE]
+        for unit in province:
+            ring = unit_colours.get(unit.id, _NEUTRAL)
+            out.append(f'<circle cx="{x}" cy="{y}" r="8" fill="none" stroke="{ring}" stroke-width="1.4"/>')
+        pieces = "·".join(
+            f'<tspan fill="{unit_colours.get(u.id, _NEUTRAL)}">{escape(u.name)}</tspan>'
+            for u in seat
+            if u.level is not PlaceLevel.PROVINCE
+        )
+        if pieces:
+            out.append(
+                f'<text x="{x + 6}" y="{y + 4}" font-size="11" fill="{_NEUTRAL}" stroke="#f7f4ec" '
+                f'stroke-width="2.5" paint-order="stroke">{pieces}</text>'
+            )
+        out.append("</g>")
+    out.append(f'<g class="legend" font-size="11" transform="translate(0,{_TOP + HEIGHT + 8})">')
+    row = 0
+    for label_lines, (_label, colour) in zip(lines, legend, strict=True):
+        cy = row * _LEGEND_ROW
+        out.append(f'<rect x="4" y="{cy + 3:g}" width="9" height="9" fill="{colour}"/>')
+        for number, line in enumerate(label_lines):
+            out.append(
+                f'<text x="17" y="{cy + 12 + number * _LEGEND_ROW:g}" fill="#222">{escape(line)}</text>'
+            )
+        row += len(label_lines)
     out.append("</g></svg>")
     return "\n".join(out)

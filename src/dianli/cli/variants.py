@@ -1,0 +1,203 @@
+"""``dianli variants [--rule R] [--rite RITE]``: every rule the witnesses read differently — which witness
+says what, where and from when each reading is in force, each reading cited — as text, JSON or CSV, and
+as a timeline and a map (SVG drawn offline).
+
+The text fits the terminal (80 columns when piped): every line is wrapped, nothing is cut.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dianli.api import (
+    DianliError,
+    VariationReading,
+    VariationRule,
+    format_year_ranges,
+    variation,
+    variation_map_svg,
+    variation_record,
+    variation_timeline_svg,
+)
+from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.places import display_width, wrap
+
+LABEL = 11
+"""Width of the field names (``stated by`` …) of a reading."""
+INDENT = 4
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+CLOSING = "」』）】〉》，。、；：！？,.;:)"
+"""Marks that do not begin a line: a wrapped line that would, takes them at its end instead."""
+
+
+def _wrap_marks(value: str, room: int) -> list[str]:
+    """``value`` wrapped in ``room`` columns, closing marks kept at the end of the line before."""
+    lines = wrap(value, room - 2, indent=0)
+    for i in range(1, len(lines)):
+        while lines[i][:1] and lines[i][0] in CLOSING and display_width(lines[i - 1] + lines[i][0]) <= room:
+            lines[i - 1] += lines[i][0]
+            lines[i] = lines[i][1:]
+    return [line for line in lines if line] or [""]
+
+
+def _field(name: str, values: list[str], width: int) -> list[str]:
+    """``name`` then its values, each wrapped under the others; no value is cut."""
+    out: list[str] = []
+    room = max(width - INDENT - LABEL - 1, 20)
+    for number, value in enumerate(values):
+        head = " " * INDENT + (name if number == 0 else "").ljust(LABEL) + " "
+        lines = _wrap_marks(value, room)
+        out.append(head + lines[0])
+        out.extend(" " * len(head) + line for line in lines[1:])
+    return out
+
+
+def _reading_lines(reading: VariationReading, width: int) -> list[str]:
+    lines = wrap(f"[{reading.number}] {reading.value}", width, indent=INDENT)
+    if reading.empty:
+        lines = wrap(
+            f"[{reading.number}] {reading.value} (nothing of this rule in their reading)", width, INDENT
+        )
+    lines += _field("stated by", [", ".join(reading.witnesses) or "—"], width)
+    if reading.followers:
+        lines += _field("followed by", [", ".join(reading.followers)], width)
+    if reading.scope:
+        lines += _field("scope", [reading.scope], width)
+    force = []
+    for group in reading.governed():
+        units = f"{len(group.places)} units" if len(group.places) > 1 else group.places[0]
+        stand = f" (standing in {format_year_ranges(group.standing_in)})" if group.standing_in else ""
+        force.append(
+            f"{group.unit_name} · {group.witness}: {units}, {format_year_ranges(group.years)}{stand}"
+        )
+    lines += _field("in force", force or ["at no unit of the place data"], width)
+    cites = [
+        f"{c.witness}「{c.quote}」" for w in reading.cited_witnesses() if (c := reading.first_citation(w))
+    ]
+    cites += [f"assumption: {a}" for a in reading.assumptions]
+    if cites:
+        lines += _field("cited", cites, width)
+    return lines
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def text_report(rules: tuple[VariationRule, ...], width: int) -> str:
+    """The rules as text no wider than ``width`` columns (a CJK character takes two)."""
+    head = [
+        *wrap(
+            f"{_count(len(rules), 'rule')} read differently across the corpus "
+            f"({_count(len({r.rite for r in rules}), 'rite')}). A reading is in force where the witness that "
+            "governs the unit reads it (dianli places); --format json gives every unit and citation.",
+            width,
+            indent=0,
+        )
+    ]
+    out = head
+    for rule in rules:
+        out.append("")
+        kind = "variant" if rule.kind == "variant" else "witness reading of"
+        out += wrap(
+            f"{rule.id} — {rule.rite_name} ({kind} {rule.label}): {_count(len(rule.readings), 'reading')}",
+            width,
+            2,
+        )
+        for reading in rule.readings:
+            out += _reading_lines(reading, width)
+    return "\n".join(out)
+
+
+def csv_report(rules: tuple[VariationRule, ...]) -> str:
+    """One row per reading and unit where it is in force (one row with no unit where it is nowhere)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(
+        [
+            "rule",
+            "rite",
+            "reading",
+            "value",
+            "witnesses",
+            "followers",
+            "place",
+            "place_name",
+            "governing_witness",
+            "from_year",
+            "until_year",
+            "stands_in",
+            "citations",
+        ]
+    )
+    for rule in rules:
+        for r in rule.readings:
+            cites = " | ".join(f"{c.witness}「{c.quote}」" for c in r.citations)
+            common = [rule.id, rule.rite, r.number, r.value, " ".join(r.witnesses), " ".join(r.followers)]
+            if not r.spans:
+                writer.writerow([*common, "", "", "", "", "", "", cites])
+            for s in r.spans:
+                row = [s.place, s.name, s.witness, s.from_year, s.until_year, s.stands_in, cites]
+                writer.writerow([*common, *row])
+    return buffer.getvalue()
+
+
+@run_guarded
+def variants_command(
+    rule: Annotated[
+        str | None, typer.Option("--rule", "-r", help="One rule by id (dianli variants lists them).")
+    ] = None,
+    rite: Annotated[
+        str | None, typer.Option("--rite", help="Only the rules of this rite (id or name).")
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="text, json or csv.")] = Format.text,
+    svg_timeline: Annotated[
+        Path | None, typer.Option("--svg-timeline", help="Write the timeline of --rule as SVG to this file.")
+    ] = None,
+    svg_map: Annotated[
+        Path | None, typer.Option("--svg-map", help="Write the map of --rule in --year as SVG to this file.")
+    ] = None,
+    year: Annotated[int | None, typer.Option("--year", "-y", help="The year of the --svg-map map.")] = None,
+    out: Annotated[str | None, typer.Option("--out", "-o", help="Write the report to this file.")] = None,
+) -> None:
+    """Which witness reads each differing rule how (the 厲壇 days, the hymns' names, the 祝文 …), where and
+    from when each reading is in force, each reading cited; a timeline and a map of one rule."""
+    if (svg_timeline or svg_map) and rule is None:
+        raise DianliError(
+            "--svg-timeline and --svg-map draw one rule: give --rule ID (dianli variants lists them)"
+        )
+    if svg_map is not None and year is None:
+        raise DianliError(
+            f"--svg-map {svg_map} needs --year Y: the map shows the readings in force that year"
+        )
+    rules = variation(rule, rite)
+    if svg_timeline is not None:
+        svg_timeline.write_text(variation_timeline_svg(rules[0]), encoding="utf-8")
+    if svg_map is not None and year is not None:
+        svg_map.write_text(variation_map_svg(rules[0], year), encoding="utf-8")
+    if fmt is Format.json:
+        write_text_output(json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out)
+    elif fmt is Format.csv:
+        write_text_output(csv_report(rules), out)
+    else:
+        write_text_output(text_report(rules, shutil.get_terminal_size((80, 24)).columns), out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``dianli variants`` to the root command."""
+    app.command("variants")(variants_command)

@@ -1,0 +1,123 @@
+"""``dianli variants``, run as a user runs it: the table in 80 columns, JSON, CSV, the SVGs, the errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+from pathlib import Path
+from xml.etree import ElementTree as etree
+
+import pytest
+from typer.testing import CliRunner
+
+from dianli.cli import app
+
+runner = CliRunner()
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _width(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["variants", "--rite", "祀先師"],
+            [
+                "xianshi:wangyi-call",
+                "樂奉咸平之章",
+                "樂奏咸平之章",
+                "taiwan-fuzhi-9「唱：『樂奉咸平之章』，有樂無舞」",
+            ],
+        ),
+        (
+            ["variants", "--rule", "guandi:guandi-guangzhao"],
+            [
+                "1 rule read differently",
+                "光照公",
+                "光昭公",
+                "taiwan-fuzhi-9",
+                "fujian-tongzhi-14",
+                "in force",
+            ],
+        ),
+        (
+            ["variants", "--rule", "qidao:qidao-troops"],
+            ["鎮標暨城守及三營將士", "督撫標暨城守率八營將士", "臺灣府 · taiwan-fuzhi-9", "stated by"],
+        ),
+    ],
+)
+def test_text_fits_80_columns(args: list[str], expected: list[str]) -> None:
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    for fragment in expected:
+        assert fragment in result.output
+    assert max(_width(line) for line in result.output.splitlines()) <= 80
+    data = runner.invoke(app, [*args, "--format", "json"])
+    flat = "".join(result.output.split())
+    for rule in json.loads(data.output):  # wrapped, never cut: every reading and quote is there in full
+        assert rule["id"] in flat
+        for reading in rule["readings"]:
+            assert "".join(reading["value"].split()) in flat
+            for witness in reading["witnesses"]:
+                cite = next((c for c in reading["citations"] if c["witness"] == witness), None)
+                assert cite is None or "".join(f"{witness}「{cite['quote']}」".split()) in flat
+
+
+def test_json_and_csv() -> None:
+    result = runner.invoke(app, ["variants", "--rule", "xianshi:wangyi-call", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (rule,) = json.loads(result.output)
+    assert rule["id"] == "xianshi:wangyi-call" and rule["rite"] == "xianshi" and len(rule["readings"]) >= 2
+    feng = next(r for r in rule["readings"] if "樂奉" in r["value"])
+    assert "taiwan-fuzhi-9" in feng["witnesses"]
+    assert any(s["place"] == "taiwan-fu" and s["from_year"] <= 1752 <= s["until_year"] for s in feng["spans"])
+    result = runner.invoke(app, ["variants", "--rule", "xianshi:wangyi-call", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output)))
+    taiwan = [
+        r for r in rows if r["place"] == "taiwan-fu" and int(r["from_year"]) <= 1752 <= int(r["until_year"])
+    ]
+    assert len(taiwan) == 1 and "樂奉" in taiwan[0]["value"] and "taiwan-fuzhi-9「" in taiwan[0]["citations"]
+
+
+def test_svgs(tmp_path: Path) -> None:
+    timeline, drawn = tmp_path / "t.svg", tmp_path / "m.svg"
+    result = runner.invoke(
+        app,
+        ["variants", "--rule", "xianshi:wangyi-call", "--svg-timeline", str(timeline), "--svg-map", str(drawn),
+         "--year", "1752"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for path in (timeline, drawn):
+        root = etree.fromstring(path.read_text(encoding="utf-8"))
+        assert root.tag == f"{SVG}svg"
+    text = drawn.read_text(encoding="utf-8")
+    assert "臺灣府" in text and "福州府" in text and "[1]" in text and "[2]" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["variants", "--rule", "nope"], ["unknown rule 'nope'", "accepted: "]),
+        (["variants", "--rule", "xianshi:nope"], ["unknown rule 'xianshi:nope'", "xianshi:wangyi-call"]),
+        (["variants", "--rite", "nope"], ["unknown rite 'nope'"]),
+        (["variants", "--rule", "xianshi:wangyi-call", "--svg-map", "m.svg"], ["needs --year"]),
+        (["variants", "--svg-timeline", "t.svg"], ["give --rule"]),
+        (
+            ["variants", "--rule", "xianshi:wangyi-call", "--svg-map", "m.svg", "--year", "1500"],
+            ["out of range"],
+        ),
+    ],
+)
+def test_errors(args: list[str], needles: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    for needle in needles:
+        assert needle in result.output
+    assert "Traceback" not in result.output
