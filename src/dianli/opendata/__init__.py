@@ -1,0 +1,1 @@
+"""Open data: the whole model as a Frictionless data package (``dianli export``)."""
