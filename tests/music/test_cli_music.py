@@ -110,3 +110,87 @@ def test_bad_movement_names_every_accepted_name() -> None:
     flat = " ".join(result.output.split())
     for name in (*accepted_movement_names(), "suite", "fingering"):
         assert name in flat
+
+
+# --- score witnesses and the apparatus ------------------------------------------------------------
+
+TINGZHOU = "tingzhou-fuzhi-11"
+
+
+def test_json_of_another_score_witness_sings_its_words_and_names_it() -> None:
+    payload = json.loads(_run("徹饌", "--format", "json", "--witness", TINGZHOU))
+    assert payload["score_witness"] == TINGZHOU
+    sung = [e["lyric"] for e in payload["events"] if e["rule"] == "sung" and e["instrument"] == "voice"]
+    assert sung[8:12] == ["既", "歆", "宣", "圣"]
+
+
+def test_the_default_witness_json_is_unchanged_by_naming_it() -> None:
+    assert _run("寧平", "-f", "json", "-w", "taiwan-fuzhi-9") == _run("寧平", "-f", "json")
+    assert "score_witness" not in json.loads(_run("寧平", "-f", "json"))
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["-m", "徹饌"],
+            [
+                "徹饌 咸平 (chezhuan): tingzhou-fuzhi-11 against taiwan-fuzhi-9",
+                "  32 characters compared: 1 character and 0 notes differ; 1 unencoded",
+                "  3.3 character: 先(林尺) taiwan-fuzhi-9 | 宣(林尺) tingzhou-fuzhi-11",
+                "      「先(林尺)」 「宣林尺」",
+            ],
+        ),
+        (["終獻"], ["  6.1 工尺: 惟(南工) taiwan-fuzhi-9 | 惟(南二) tingzhou-fuzhi-11"]),
+        (["-m", "wangyi"], ["  the music of 送神, collated there"]),
+    ],
+)
+def test_apparatus_text(args: list[str], expected: list[str]) -> None:
+    lines = _run("apparatus", *args).splitlines()
+    for line in expected:
+        assert line in lines
+
+
+def test_apparatus_text_fits_80_columns() -> None:
+    from dianli.cli.places import display_width
+
+    assert max(display_width(line) for line in _run("apparatus").splitlines()) <= 80
+
+
+def test_apparatus_json_counts_every_movement() -> None:
+    data = json.loads(_run("apparatus", "--format", "json", "--witness", TINGZHOU))
+    counts = {a["movement"]: (a["characters_differing"], a["notes_differing"]) for a in data}
+    assert counts == {
+        "yingshen": (0, 0),
+        "chuxian": (0, 0),
+        "yaxian": (0, 0),
+        "zhongxian": (0, 1),
+        "chezhuan": (1, 0),
+        "songshen": (0, 0),
+        "wangyi": (0, 0),
+    }
+
+
+def test_fingering_of_another_witness_ends_with_its_rule() -> None:
+    lines = _run("fingering", "太四", "--witness", TINGZHOU).splitlines()
+    assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[tingzhou-fuzhi-11]"
+    assert lines[-1] == "\t凡太四谱皆仿此\t[tingzhou-fuzhi-11]"
+    assert len(lines) == 10
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["寧平", "-f", "json", "--witness", "nope"],
+            "unknown score witness 'nope'; accepted: taiwan-fuzhi-9",
+        ),
+        (["apparatus", "--witness", "taiwan-fuzhi-9"], "accepted: tingzhou-fuzhi-11"),
+        (["apparatus", "--format", "xml"], "unknown apparatus format 'xml'; accepted: text, json"),
+        (["fingering", "太四", "--witness", "fujian-tongzhi-14"], "unknown fingering witness"),
+    ],
+)
+def test_bad_witness_or_format_is_an_error_with_the_accepted_values(args: list[str], said: str) -> None:
+    result = runner.invoke(app, ["music", *args])
+    assert result.exit_code == 2
+    assert said in " ".join(result.output.split())

@@ -52,7 +52,7 @@ UnknownKey = Callable[[Path, type[BaseModel], str, str, str], None]
         ),
         ("instruments.yaml", InstrumentsFile, ("families", 0), "families.0", "parallels"),
         ("instruments.yaml", InstrumentsFile, ("fingering", "林尺", "se"), "林尺.instruments.se", "written"),
-        ("movements.yaml", MovementsFile, (), "top level", "score_witness"),
+        ("movements.yaml", MovementsFile, (), "top level", "score_witnesses"),
         ("movements.yaml", MovementsFile, ("movements", 4), "movements.4", "same_as"),
         ("movements.yaml", MovementsFile, ("movements", 0, "gloss", 0), "movements.0.gloss.0", "reading"),
     ],

@@ -8,32 +8,84 @@ import typer
 from rich.progress import Progress
 
 from dianli.api import (
+    KIND_LABELS,
     MUSIC_FORMATS,
+    MovementApparatus,
     Timing,
     Tuning,
     UnknownValueError,
     accepted_movement_names,
+    apparatus,
+    apparatus_json,
     cents_table,
     default_huangzhong_hz,
     default_timing,
     fingering,
+    fingering_rule,
     instrument,
     movement_info,
     music_findings,
     render_movement,
     render_suite,
+    score_witness,
+    score_witnesses,
 )
 from dianli.cli.common import console, run_guarded, write_text_output
+from dianli.cli.places import wrap
 
-SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument")
+SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
+APPARATUS_FORMATS = ("text", "json")
+REMARK_WIDTH = 72
+"""Columns of a remark line, after its indent of six."""
 
 
-def _fingering(note: str | None) -> None:
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def apparatus_text(entries: tuple[MovementApparatus, ...]) -> str:
+    """The apparatus for a terminal: per movement a count line, then each variant with its two quotes."""
+    lines: list[str] = []
+    for a in entries:
+        lines.append(f"{a.info.name} {a.info.tune} ({a.info.id}): {a.witness} against {a.base}")
+        if a.info.same_as:
+            lines.append(f"  the music of {movement_info(a.info.same_as).name}, collated there")
+            continue
+        unencoded = f"; {a.characters_unencoded} unencoded" if a.characters_unencoded else ""
+        lines.append(
+            f"  {a.compared} characters compared: {_count(a.characters_differing, 'character')} and "
+            f"{_count(a.notes_differing, 'note')} differ{unencoded}"
+        )
+        for v in a.variants:
+            what = "、".join(KIND_LABELS[k] for k in v.kinds)
+            lines.append(
+                f"  {v.phrase}.{v.position} {what}: {v.base.display}({v.base.note}) {v.base.witness}"
+                f" | {v.other.display}({v.other.note}) {v.other.witness}"
+            )
+            lines.append(f"      「{v.base.cite.quote}」 「{v.other.cite.quote}」")
+            if v.remark:
+                lines += ["      " + line for line in wrap(v.remark, REMARK_WIDTH, indent=0)]
+    return "\n".join(lines)
+
+
+def _apparatus(movement: str | None, witness: str | None, fmt: str | None) -> None:
+    fmt = fmt or "text"
+    if fmt not in APPARATUS_FORMATS:
+        raise UnknownValueError("apparatus format", fmt, APPARATUS_FORMATS)
+    entries = apparatus(movement, witness)
+    write_text_output(apparatus_json(entries) if fmt == "json" else apparatus_text(entries), None)
+
+
+def _fingering(note: str | None, witness: str | None) -> None:
     if note is None:
         raise typer.BadParameter("give a note, e.g. dianli music fingering 太四")
     lines = [
-        f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]" for f in fingering(note)
+        f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]"
+        for f in fingering(note, witness)
     ]
+    if witness is not None:  # the default listing stays as it was
+        rule = fingering_rule(note, witness)
+        lines += [f"\t{rule.quote}\t[{rule.witness}]"] if rule else []
     write_text_output("\n".join(lines), None)
 
 
@@ -83,7 +135,7 @@ def _findings(as_json: bool) -> None:
         console.print(f"[bold]{f.topic}[/] {f.subject}: {f.message}")
 
 
-def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning) -> None:
+def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None) -> None:
     path = out or f"dacheng.{fmt}"
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("大成樂 suite", total=None)
@@ -91,7 +143,7 @@ def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning) -> None:
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = render_suite(fmt, path, timing, tuning, step)
+        result = render_suite(fmt, path, timing, tuning, step, witness)
     if path == "-":
         write_text_output(result, None)
     else:
@@ -112,7 +164,12 @@ def register(app: typer.Typer) -> None:
         note: str = typer.Argument(
             None, help="For 'fingering': a note such as 太四; for 'instrument': a name such as 編鐘."
         ),
-        fmt: str = typer.Option("wav", "--format", "-f", help=f"One of {', '.join(MUSIC_FORMATS)}."),
+        fmt: str = typer.Option(
+            None,
+            "--format",
+            "-f",
+            help=f"One of {', '.join(MUSIC_FORMATS)} (default wav); for apparatus: text (default) or json.",
+        ),
         out: str = typer.Option(None, "-o", "--output", help="Output file ('-' = stdout, json only)."),
         character_seconds: float = typer.Option(None, help="Seconds per sung character (an assumption)."),
         stroke_seconds: float = typer.Option(None, help="Seconds per percussion stroke (an assumption)."),
@@ -122,10 +179,22 @@ def register(app: typer.Typer) -> None:
         ),
         huangzhong_hz: float = typer.Option(None, help="Absolute pitch of 黃鐘 in Hz (an assumption)."),
         as_json: bool = typer.Option(False, "--json", help="findings, cents, instrument: print JSON."),
+        witness: str = typer.Option(
+            None,
+            "--witness",
+            "-w",
+            help=f"The score witness whose notes are played or collated ({', '.join(score_witnesses())}; "
+            f"default {score_witness()}).",
+        ),
+        movement: str = typer.Option(None, "--movement", "-m", help="For 'apparatus': one movement only."),
     ) -> None:
-        """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`."""
+        """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`,
+        `dianli music apparatus` (where the score witnesses differ)."""
+        if target == "apparatus":
+            _apparatus(movement or note, witness, fmt)
+            return
         if target == "fingering":
-            _fingering(note)
+            _fingering(note, witness)
             return
         if target == "findings":
             _findings(as_json)
@@ -138,10 +207,13 @@ def register(app: typer.Typer) -> None:
             return
         timing = default_timing(character_seconds, stroke_seconds, tempo)
         tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())
+        fmt = fmt or "wav"
         if fmt not in MUSIC_FORMATS:
             raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
+        if witness is not None and witness not in score_witnesses():
+            raise UnknownValueError("score witness", witness, score_witnesses())
         if target == "suite":
-            _suite(fmt, out, timing, tun)
+            _suite(fmt, out, timing, tun, witness)
             return
         try:
             info = movement_info(target)
@@ -151,7 +223,7 @@ def register(app: typer.Typer) -> None:
                 "movement", target, (*accepted_movement_names(), *SUBCOMMANDS), hint
             ) from exc
         path = out or ("-" if fmt == "json" else f"{info.id}.{fmt}")
-        result = render_movement(info.id, fmt, path, timing, tun)
+        result = render_movement(info.id, fmt, path, timing, tun, witness)
         if path == "-":
             write_text_output(result, None)
         else:

@@ -23,7 +23,15 @@ from dianli.music.schema import (
     cues_data,
     movements_data,
 )
-from dianli.music.score import Movement, SungCharacter, movement, movement_info, movement_infos
+from dianli.music.score import (
+    Movement,
+    SungCharacter,
+    check_score_witness,
+    movement,
+    movement_info,
+    movement_infos,
+    score_witness,
+)
 
 _FILE = "music/data/cues.yaml"
 
@@ -314,6 +322,8 @@ class Timeline:
     events: tuple[Event, ...]
     duration_s: float
     movements: tuple[str, ...]
+    witness: str | None = None
+    """The score witness whose notes it plays (None: the default)."""
 
     def count(
         self, instrument: str | None = None, rule: str | None = None, counted_only: bool = False
@@ -328,34 +338,46 @@ class Timeline:
         )
 
 
-def timeline(movement_id: str, timing: Timing | None = None) -> Timeline:
-    """The timeline of one movement (without the rite's opening and closing drums)."""
+def _witness(witness: str | None) -> str | None:
+    """The score witness asked for, checked; None for the default (so a default timeline stays as it was)."""
+    checked = check_score_witness(witness)
+    return None if checked == score_witness() else checked
+
+
+def timeline(movement_id: str, timing: Timing | None = None, witness: str | None = None) -> Timeline:
+    """The timeline of one movement (without the rite's opening and closing drums), with the notes of the
+    score witness (None: the default)."""
     timing = timing or default_timing()
-    mv = movement(movement_id)
+    mv = movement(movement_id, witness)
     events, end = _movement_events(mv, 0.0, timing)
-    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), end, (mv.id,))
+    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), end, (mv.id,), _witness(witness))
 
 
-def suite_timeline(timing: Timing | None = None, movement_ids: tuple[str, ...] | None = None) -> Timeline:
+def suite_timeline(
+    timing: Timing | None = None, movement_ids: tuple[str, ...] | None = None, witness: str | None = None
+) -> Timeline:
     """The whole rite's music: 鼉鼓 opening, every movement in order, 鼉鼓 close."""
     timing = timing or default_timing()
     ids = movement_ids or tuple(m.id for m in movement_infos())
     events, t = _apply("rite_start", _Context(), 0.0, timing)
     for mid in ids:
-        produced, t = _movement_events(movement(mid), t, timing)
+        produced, t = _movement_events(movement(mid, witness), t, timing)
         events += produced
     produced, t = _apply("rite_end", _Context(), t, timing)
     events += produced
-    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), t, ids)
+    return Timeline(tuple(sorted(events, key=lambda e: e.time_s)), t, ids, _witness(witness))
 
 
-def character_times(movement_id: str, timing: Timing | None = None) -> list[tuple[str, float, float]]:
+def character_times(
+    movement_id: str, timing: Timing | None = None, witness: str | None = None
+) -> list[tuple[str, float, float]]:
     """For the dance: each sung character of a movement with its start and end in seconds.
 
     Times are from the start of the movement (its 麾 call), one entry per character in order; a
     character the witness lost is shown as the gloss's reading in brackets, or □.
     """
-    voice = [e for e in timeline(movement_id, timing).events if e.rule == "sung" and e.instrument == "voice"]
+    events = timeline(movement_id, timing, witness).events
+    voice = [e for e in events if e.rule == "sung" and e.instrument == "voice"]
     return [(e.lyric or "", e.time_s, e.time_s + e.duration_s) for e in voice]
 
 

@@ -1,4 +1,5 @@
-"""The 八音 inventory and the 樂譜 fingering of every note, as cited data (``data/instruments.yaml``)."""
+"""The 八音 inventory and the 樂譜 fingering of every note, as cited data (``data/instruments.yaml``; the 樂譜
+of the other score witnesses in ``data/fingerings.yaml``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ from dataclasses import dataclass
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
-from dianli.errors import UnknownValueError
+from dianli.errors import DataError, UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.pitch import Note, parse_note
-from dianli.music.schema import instruments_data
+from dianli.music.schema import FingeringRow, fingerings_data, instruments_data
+from dianli.music.score import score_witness
+
+_FINGERINGS_FILE = "music/data/fingerings.yaml"
 
 
 @dataclass(frozen=True)
@@ -87,15 +91,42 @@ def instrument(name: str) -> Instrument:
     raise UnknownValueError("instrument", name, [f"{x.id} ({x.name})" for x in instruments()])
 
 
-@functools.lru_cache(maxsize=1)
-def fingerings() -> tuple[Fingering, ...]:
-    """Every (note, instrument) fingering of the 樂譜 (the instrument ids are checked at load)."""
+def fingering_witnesses() -> tuple[str, ...]:
+    """The witnesses whose 樂譜 is data: the default score witness, then those of fingerings.yaml."""
+    return (score_witness(), *(w.witness for w in fingerings_data().witnesses))
+
+
+def _rows(witness: str) -> dict[str, FingeringRow]:
+    if witness == score_witness():
+        return instruments_data().fingering
+    for entry in fingerings_data().witnesses:
+        if entry.witness == witness:
+            return entry.fingering
+    raise UnknownValueError("fingering witness", witness, fingering_witnesses())
+
+
+@functools.cache
+def fingerings(witness: str | None = None) -> tuple[Fingering, ...]:
+    """Every (note, instrument) fingering of a witness's 樂譜 (None: the default score witness's)."""
+    rows = _rows(witness or score_witness())
+    known = {x.id for x in instruments()}
     result = []
-    for token, row in instruments_data().fingering.items():
+    for token, row in rows.items():
         parse_note(token)
         for inst_id, entry in row.instruments.items():
+            if inst_id not in known:  # instruments.yaml checks its own; fingerings.yaml is checked here
+                raise DataError(
+                    f"{_FINGERINGS_FILE}: {witness} {token}: unknown instrument {inst_id!r}; "
+                    f"accepted: {', '.join(sorted(known))}"
+                )
             result.append(Fingering(token, inst_id, entry.written, entry.text, entry.cite))
     return tuple(result)
+
+
+def fingering_rule(note: str, witness: str | None = None) -> Citation | None:
+    """The witness's 凡…譜皆仿此 for a note's entry, if it writes one."""
+    row = _rows(witness or score_witness())[fingering(note, witness)[0].note]
+    return row.rule.cite if row.rule else None
 
 
 def fingering_gloss(note: str) -> tuple[Citation, ...]:
@@ -104,26 +135,34 @@ def fingering_gloss(note: str) -> tuple[Citation, ...]:
     return instruments_data().fingering[token].gloss
 
 
-def fingered_notes() -> tuple[str, ...]:
-    """The note tokens the 樂譜 gives fingerings for."""
-    return tuple(dict.fromkeys(f.note for f in fingerings()))
+def fingered_notes(witness: str | None = None) -> tuple[str, ...]:
+    """The note tokens the 樂譜 gives fingerings for, as the witness writes them."""
+    return tuple(dict.fromkeys(f.note for f in fingerings(witness)))
 
 
-def fingering(note: str) -> tuple[Fingering, ...]:
-    """The fingering of a note (太四, 林尺 …; also 四 or 太簇) on every instrument the 樂譜 names."""
+def fingering(note: str, witness: str | None = None) -> tuple[Fingering, ...]:
+    """The fingering of a note (太四, 林尺 …; also 四 or 太簇) on every instrument the 樂譜 of the witness
+    names (None: the default score witness)."""
     wanted: Note | None = None
     try:
         wanted = parse_note(note)
     except UnknownValueError:
-        for token in fingered_notes():
+        for token in fingered_notes(witness):
             parsed = parse_note(token)
             if note.strip() in (parsed.gongche, parsed.lu) or fold(note) == fold(token):
                 wanted = parsed
-    if wanted is None or wanted.token not in fingered_notes():
+    # The same note in another script (黄六 for 黃六) is the same 律 and 工尺.
+    same = [t for t in fingered_notes(witness) if wanted and _same_note(parse_note(t), wanted)]
+    if not same:
         raise UnknownValueError(
-            "note", note, fingered_notes(), "the 樂譜 fingers the six notes of the 大成樂"
+            "note", note, fingered_notes(witness), "the 樂譜 fingers the six notes of the 大成樂"
         )
-    return tuple(f for f in fingerings() if f.note == wanted.token)
+    return tuple(f for f in fingerings(witness) if f.note == same[0])
+
+
+def _same_note(a: Note, b: Note) -> bool:
+    """The same 律 and 工尺, whatever the script of the token (黄六 is 黃六)."""
+    return (a.lu, a.gongche) == (b.lu, b.gongche)
 
 
 def fingering_findings() -> tuple[Finding, ...]:

@@ -67,7 +67,9 @@ def _pitch(e: Event, inst: Instrument, tuning: Tuning) -> music21.pitch.Pitch | 
     return pitch
 
 
-def _note(e: Event, inst: Instrument, tuning: Tuning, quarters: float) -> music21.note.GeneralNote:
+def _note(
+    e: Event, inst: Instrument, tuning: Tuning, quarters: float, witness: str | None
+) -> music21.note.GeneralNote:
     pitch = _pitch(e, inst, tuning)
     if pitch is None:
         unpitched = music21.note.Unpitched(quarterLength=quarters)
@@ -76,15 +78,15 @@ def _note(e: Event, inst: Instrument, tuning: Tuning, quarters: float) -> music2
     note = music21.note.Note(pitch, quarterLength=quarters)
     if inst.id == VOICE:
         note.addLyric(e.lyric or "")
-        note.addLyric(_token(e))
+        note.addLyric(_token(e, witness))
     return note
 
 
-def _token(e: Event) -> str:
-    """The note as the 樂章 writes it (太四 …) for a sung event."""
+def _token(e: Event, witness: str | None) -> str:
+    """The note as the 樂章 of the score witness writes it (太四 …) for a sung event."""
     if e.movement is None or e.phrase is None or e.character is None:
         return e.lu or ""
-    return movement(e.movement).phrases[e.phrase - 1].characters[e.character - 1].note.token
+    return movement(e.movement, witness).phrases[e.phrase - 1].characters[e.character - 1].note.token
 
 
 def _part_instrument(inst: Instrument, channel: int) -> music21.instrument.Instrument:
@@ -116,13 +118,15 @@ def _part(tl: Timeline, inst: Instrument, tuning: Tuning, spq: float, channel: i
             previous_offset, previous = placed[-1]
             previous.quarterLength = min(previous.quarterLength, offset - previous_offset)
         quarters = max(GRID_QUARTERS, _grid(e.duration_s / spq))
-        placed.append((offset, _note(e, inst, tuning, quarters)))
+        placed.append((offset, _note(e, inst, tuning, quarters, tl.witness)))
     for offset, note in placed:
         part.insert(offset, note)
     if inst.id == VOICE:
         for mid in tl.movements:
             first = min(e.time_s for e in tl.events if e.movement == mid)
-            part.insert(_grid(first / spq), music21.expressions.TextExpression(movement(mid).info.title))
+            part.insert(
+                _grid(first / spq), music21.expressions.TextExpression(movement(mid, tl.witness).info.title)
+            )
     return part
 
 

@@ -30,7 +30,7 @@ from dianli.music.findings import Finding
 from dianli.music.instruments import fingering_findings
 from dianli.music.memo import BoundedCache
 from dianli.music.pitch import Tuning, assumptions, default_tuning, pitch_findings
-from dianli.music.score import movement_info, score_findings
+from dianli.music.score import check_score_witness, movement_info, score_findings
 from dianli.music.synth import SAMPLE_RATE_HZ, check_rate, encode_audio, render
 
 Samples = npt.NDArray[np.float32]
@@ -48,8 +48,10 @@ def music_findings() -> tuple[Finding, ...]:
 
 def timeline_json(tl: Timeline, tuning: Tuning) -> str:
     """The timeline with its assumptions, as JSON."""
-    payload = {
-        "movements": list(tl.movements),
+    payload: dict[str, object] = {"movements": list(tl.movements)}
+    if tl.witness is not None:  # a default timeline's JSON stays as it was
+        payload["score_witness"] = tl.witness
+    payload |= {
         "duration_s": round(tl.duration_s, 3),
         "tuning": {"system": tuning.system, "huangzhong_hz": tuning.huangzhong_hz},
         "assumptions": {
@@ -111,18 +113,23 @@ def render_movement_samples(
     sample_rate_hz: int = SAMPLE_RATE_HZ,
     timing: Timing | None = None,
     tuning: Tuning | None = None,
+    witness: str | None = None,
 ) -> Samples:
-    """One movement's mono mix as float32 samples, synthesised at ``sample_rate_hz`` (read-only).
+    """One movement's mono mix as float32 samples, synthesised at ``sample_rate_hz`` (read-only), with
+    the notes of the score witness (None: the default).
 
-    Rendered once per process for each movement, rate, tuning and timing; later calls return the same
-    array. The movement may be named by id or name (寧平, 初獻, chuxian).
+    Rendered once per process for each movement, rate, tuning, timing and witness; later calls return the
+    same array. The movement may be named by id or name (寧平, 初獻, chuxian).
     """
     mid = movement_info(movement_id).id
     sample_rate_hz = check_rate(sample_rate_hz)
     timing = timing or default_timing()
     tuning = tuning or default_tuning()
-    key = (mid, sample_rate_hz, tuning, _timing_key(timing))
-    return _samples_cache.get(key, lambda: _frozen(render(timeline(mid, timing), tuning, sample_rate_hz)))
+    read = check_score_witness(witness)
+    key = (mid, sample_rate_hz, tuning, _timing_key(timing), read)
+    return _samples_cache.get(
+        key, lambda: _frozen(render(timeline(mid, timing, read), tuning, sample_rate_hz))
+    )
 
 
 def render_suite_samples(
@@ -130,23 +137,29 @@ def render_suite_samples(
     timing: Timing | None = None,
     tuning: Tuning | None = None,
     progress: Callable[[int, int], None] | None = None,
+    witness: str | None = None,
 ) -> Samples:
     """The whole rite's music as float32 samples at ``sample_rate_hz`` (not cached: it is long)."""
     sample_rate_hz = check_rate(sample_rate_hz)
-    tl = suite_timeline(timing or default_timing())
+    tl = suite_timeline(timing or default_timing(), witness=witness)
     return _frozen(render(tl, tuning or default_tuning(), sample_rate_hz, progress))
 
 
 def render_movement(
-    movement_id: str, fmt: str, out: str | Path, timing: Timing | None = None, tuning: Tuning | None = None
+    movement_id: str,
+    fmt: str,
+    out: str | Path,
+    timing: Timing | None = None,
+    tuning: Tuning | None = None,
+    witness: str | None = None,
 ) -> str:
-    """Render one movement."""
+    """Render one movement with the notes of the score witness (None: the default)."""
     tuning = tuning or default_tuning()
     if fmt in ("wav", "flac"):
-        samples = render_movement_samples(movement_id, SAMPLE_RATE_HZ, timing, tuning)
+        samples = render_movement_samples(movement_id, SAMPLE_RATE_HZ, timing, tuning, witness)
         Path(out).write_bytes(encode_audio(samples, fmt, SAMPLE_RATE_HZ))
         return str(out)
-    return write(timeline(movement_id, timing or default_timing()), fmt, out, tuning)
+    return write(timeline(movement_id, timing or default_timing(), witness), fmt, out, tuning)
 
 
 def render_suite(
@@ -155,7 +168,8 @@ def render_suite(
     timing: Timing | None = None,
     tuning: Tuning | None = None,
     progress: Callable[[int, int], None] | None = None,
+    witness: str | None = None,
 ) -> str:
-    """Render the whole rite's music."""
+    """Render the whole rite's music with the notes of the score witness (None: the default)."""
     tuning = tuning or default_tuning()
-    return write(suite_timeline(timing or default_timing()), fmt, out, tuning, progress)
+    return write(suite_timeline(timing or default_timing(), witness=witness), fmt, out, tuning, progress)

@@ -397,6 +397,22 @@ class InstrumentsFile(_Data):
         return fingering
 
 
+# --- fingerings.yaml ------------------------------------------------------------------------------
+
+
+class WitnessFingering(_Data):
+    """The 樂譜 of one score witness besides the default: per note, per instrument."""
+
+    witness: str
+    fingering: dict[str, FingeringRow]
+
+
+class FingeringsFile(_Data):
+    """``data/fingerings.yaml``; instrument ids are checked against instruments.yaml when it is read."""
+
+    witnesses: tuple[WitnessFingering, ...]
+
+
 # --- movements.yaml -------------------------------------------------------------------------------
 
 
@@ -421,10 +437,52 @@ class MovementEntry(_Data):
     text_cites: tuple[Citation, ...] = ()
 
 
+Notation = Literal["bracketed", "inline"]
+"""How a 樂章 writes the note after a character: ``大(太四)`` or, unbracketed, ``大太四``."""
+
+
+class Emendation(_Data):
+    """A note the witness writes that is no note of the mode, and the reading the score sings instead."""
+
+    movement: str
+    position: tuple[int, int]
+    """(phrase, position in the phrase), both 1-based."""
+    written: str
+    reading: str
+    cite: Citation
+    """Where the witness writes it."""
+    parallel: Citation
+    """Where another witness writes the reading."""
+    assumption: str
+
+
+class WitnessMovement(_Data):
+    """One movement as a second score witness heads and writes it."""
+
+    id: str
+    cite: Citation
+    text_cites: tuple[Citation, ...] = ()
+
+
+class ScoreWitness(_Data):
+    """A witness whose 樂章 writes a note after every sung character."""
+
+    witness: str
+    notation: Notation
+    notation_cite: Citation
+    movements: tuple[WitnessMovement, ...] = ()
+    """Its headings and sung lines; empty for the first (default) witness, whose are the movements'."""
+    emendations: tuple[Emendation, ...] = ()
+    parallels: tuple[Citation, ...] = ()
+    """What it says of the 樂章 as a whole (the suite, the mode), beside the default's structure_cite and
+    the mode of pitch.yaml."""
+
+
 class MovementsFile(_Data):
     """``data/movements.yaml``."""
 
-    score_witness: str
+    score_witnesses: tuple[ScoreWitness, ...] = Field(min_length=1)
+    """The first is the default score."""
     dance_witnesses: tuple[str, ...]
     phrases_per_movement: int
     characters_per_phrase: int
@@ -432,6 +490,29 @@ class MovementsFile(_Data):
     structure_parallels: tuple[Citation, ...] = ()
     one_note_per_character_cite: Citation
     movements: tuple[MovementEntry, ...]
+
+    @model_validator(mode="after")
+    def _score_witnesses_list_every_movement(self) -> Self:
+        ids = [m.id for m in self.movements]
+        witnesses = [w.witness for w in self.score_witnesses]
+        if len(set(witnesses)) != len(witnesses):
+            raise ValueError(f"score_witnesses: a witness is listed twice: {', '.join(witnesses)}")
+        for i, entry in enumerate(self.score_witnesses[1:], start=1):
+            listed = [m.id for m in entry.movements]
+            if sorted(listed) != sorted(ids):
+                raise ValueError(
+                    f"score_witnesses.{i} ({entry.witness}): movements {', '.join(listed)} must be each "
+                    f"movement once; accepted: {', '.join(ids)}"
+                )
+            for e in entry.emendations:
+                if e.movement not in ids:
+                    raise ValueError(
+                        f"score_witnesses.{i}.emendations: unknown movement {e.movement!r}; "
+                        f"accepted: {', '.join(ids)}"
+                    )
+        if self.score_witnesses[0].movements:
+            raise ValueError("score_witnesses.0: the default witness's movements are the top-level movements")
+        return self
 
 
 # --- loading --------------------------------------------------------------------------------------
@@ -453,6 +534,12 @@ def cues_data() -> CuesFile:
 def instruments_data() -> InstrumentsFile:
     """``data/instruments.yaml``, validated."""
     return load_model("music", "data/instruments.yaml", InstrumentsFile)
+
+
+@functools.cache
+def fingerings_data() -> FingeringsFile:
+    """``data/fingerings.yaml``, validated."""
+    return load_model("music", "data/fingerings.yaml", FingeringsFile)
 
 
 @functools.cache

@@ -1,9 +1,11 @@
 """The 大成樂 score read from the witness: movements → phrases → characters, each with its note.
 
-The 樂章 of 臺灣府志 writes a note after every sung character, ``大(太四)哉(南工)…``. This module reads
-those pairs from each movement's section, checks them (a note with no character, a note outside the
-six syllables of the mode, a phrase that is not four characters), and cross-checks the sung text with
-the characters that the 舞譜 of 臺灣府志 and 福建通志 dance to.
+The 樂章 of a score witness writes a note after every sung character: ``大(太四)哉(南工)…`` in brackets,
+or unbracketed, ``大太四　哉南工…``. The score witnesses, and how each writes its notes, are listed in
+``data/movements.yaml`` (the first is the default). This module reads those pairs from each movement's
+section of a score witness, checks them (a note with no character, a note outside the six syllables of
+the mode, a phrase that is not four characters), and cross-checks the sung text with the characters
+that the 舞譜 of the dance witnesses dance to.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import NOTE_BRACKETS, fold, is_key_char
@@ -20,7 +22,7 @@ from dianli.corpus.witnesses import load_witness
 from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.music.findings import Finding
 from dianli.music.pitch import Note, mode_cite, mode_syllables, parse_note
-from dianli.music.schema import movements_data
+from dianli.music.schema import Emendation, ScoreWitness, movements_data
 
 _FILE = "music/data/movements.yaml"
 MISSING_CHARACTER = "□"
@@ -47,6 +49,10 @@ class SungCharacter:
     """A reading supplied by the gloss (000) where the character is missing."""
     unencoded_glyph: str = ""
     """A private-use code point standing for a glyph the digitised witness could not encode."""
+    witness: str = ""
+    """The score witness that writes it (empty: the default score witness)."""
+    written_note: str = ""
+    """The note as the witness writes it, where the score sings an emended reading (see ``note``)."""
 
     @property
     def display(self) -> str:
@@ -59,9 +65,15 @@ class SungCharacter:
     def citation(self) -> Citation:
         """The character and its note as quoted from the witness."""
         # A missing character leaves only the note, which recurs: quote the pair before it as well.
+        witness = self.witness or score_witness()
         start = self.text_start if self.char else max(0, self.text_start - 4)
-        quote = load_witness(score_witness()).norm.text[start : self.text_end]
-        return Citation(witness=score_witness(), quote=quote)
+        quote = load_witness(witness).norm.text[start : self.text_end]
+        return Citation(witness=witness, quote=quote)
+
+    @property
+    def note_as_written(self) -> str:
+        """The note token as the witness writes it (an emended note keeps its written form here)."""
+        return self.written_note or self.note.token
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,8 @@ class Movement:
 
     info: MovementInfo
     phrases: tuple[Phrase, ...]
+    witness: str = ""
+    """The score witness read."""
 
     @property
     def id(self) -> str:
@@ -117,8 +131,36 @@ class Movement:
 
 
 def score_witness() -> str:
-    """The witness whose 樂章 carries the notes."""
-    return movements_data().score_witness
+    """The default score witness: the first of ``score_witnesses`` in data/movements.yaml."""
+    return movements_data().score_witnesses[0].witness
+
+
+def score_witnesses() -> tuple[str, ...]:
+    """Every witness whose 樂章 the score can be read from, the default first."""
+    return tuple(w.witness for w in movements_data().score_witnesses)
+
+
+def check_score_witness(witness: str | None) -> str:
+    """The score witness asked for (None: the default); an unknown one is refused with the list."""
+    if witness is None:
+        return score_witness()
+    if witness not in score_witnesses():
+        raise UnknownValueError("score witness", witness, score_witnesses())
+    return witness
+
+
+def _score_witness_entry(witness: str) -> ScoreWitness:
+    return next(w for w in movements_data().score_witnesses if w.witness == check_score_witness(witness))
+
+
+def notation_cite(witness: str | None = None) -> Citation:
+    """Where the score witness writes a character with its note (how its notation was read)."""
+    return _score_witness_entry(check_score_witness(witness)).notation_cite
+
+
+def emendations(witness: str | None = None) -> tuple[Emendation, ...]:
+    """The notes of a score witness that are no notes of the mode, with the reading sung instead."""
+    return _score_witness_entry(check_score_witness(witness)).emendations
 
 
 def _shape() -> tuple[int, int]:
@@ -175,12 +217,47 @@ def movement_info(name: str) -> MovementInfo:
     raise UnknownValueError("movement", name, accepted_movement_names(), hint)
 
 
-def _section_span(info: MovementInfo) -> tuple[int, int, int]:
-    found = find_sections(score_witness(), info.section)
+def _section_span(info: MovementInfo, witness: str) -> tuple[int, int, int]:
+    found = find_sections(witness, info.section)
     if not found:
-        raise DataError(f"{_FILE}: section {info.section!r} not found in {score_witness()}")
+        raise DataError(f"{_FILE}: section {info.section!r} not found in {witness}")
     sec = found[0]
     return sec.start, sec.start + len(sec.heading or ""), sec.end
+
+
+def witness_movement_info(name: str, witness: str | None = None) -> MovementInfo:
+    """A movement as a score witness heads it: its own heading citation and sung lines.
+
+    The default witness's are the movement's own (:func:`movement_info`); another witness lists them
+    under its entry of ``score_witnesses``.
+    """
+    info = movement_info(name)
+    witness = check_score_witness(witness)
+    if witness == score_witness():
+        return info
+    entry = next(m for m in _score_witness_entry(witness).movements if m.id == info.id)
+    return replace(info, cite=entry.cite, gloss=(), text_cites=entry.text_cites)
+
+
+def parse_inline_pairs(text: str, offset: int = 0) -> list[tuple[str, str, int, int]]:
+    """The (character, note token, start, end) triples of a 樂章 that writes each note unbracketed after
+    its character (``大太四　哉南工…``): the characters outside notes, read three at a time as the sung
+    character, the 律 abbreviation and the 工尺 syllable. Punctuation between them (``圣！仲上``) and notes in
+    brackets (``(有乐、无舞)``) are skipped; a last incomplete group is dropped (the count check names it)."""
+    closers = set(NOTE_BRACKETS.values())
+    depth = 0
+    keys: list[int] = []
+    for i, char in enumerate(text):
+        if char in NOTE_BRACKETS:
+            depth += 1
+        elif char in closers:
+            depth = max(0, depth - 1)
+        elif depth == 0 and (is_key_char(char) or _unencoded(char)):
+            keys.append(i)
+    return [
+        (text[keys[i]], text[keys[i + 1]] + text[keys[i + 2]], offset + keys[i], offset + keys[i + 2] + 1)
+        for i in range(0, len(keys) - 2, 3)
+    ]
 
 
 def parse_pairs(text: str, offset: int = 0) -> list[tuple[str, str, int, int]]:
@@ -196,55 +273,97 @@ def parse_pairs(text: str, offset: int = 0) -> list[tuple[str, str, int, int]]:
 
 
 def parse_score_text(
-    text: str, offset: int = 0, where: str = "score"
+    text: str,
+    offset: int = 0,
+    where: str = "score",
+    notation: str = "bracketed",
+    emended: dict[tuple[int, int], Emendation] | None = None,
 ) -> tuple[tuple[str, Note, int, int], ...]:
-    """Read one movement's scored text (大(太四)哉(南工)…) into (character, note, start, end).
+    """Read one movement's scored text (大(太四)哉(南工)…, or 大太四哉南工… ``inline``) into
+    (character, note, start, end).
 
     Raises :class:`DataError` (naming ``where``) unless there are exactly phrases × characters notes
-    and every note is a well-formed 律 + 工尺 token.
+    and every note is a well-formed 律 + 工尺 token, or is written as an emendation at its (phrase,
+    position) says (then the emendation's reading is the note).
     """
-    pairs = parse_pairs(text, offset)
+    return tuple(
+        (char, note, s, e) for char, _written, note, s, e in _scored(text, offset, where, notation, emended)
+    )
+
+
+def _scored(
+    text: str,
+    offset: int,
+    where: str,
+    notation: str,
+    emended: dict[tuple[int, int], Emendation] | None,
+) -> tuple[tuple[str, str, Note, int, int], ...]:
+    """(character, note as written where an emendation replaced it else "", note, start, end)."""
+    pairs = parse_inline_pairs(text, offset) if notation == "inline" else parse_pairs(text, offset)
     n_phrases, per_phrase = _shape()
     if len(pairs) != n_phrases * per_phrase:
         raise DataError(f"{where}: {len(pairs)} notes, expected {n_phrases * per_phrase}")
     result = []
-    for char, token, s, e in pairs:
+    for i, (char, token, s, e) in enumerate(pairs):
+        fix = (emended or {}).get((i // per_phrase + 1, i % per_phrase + 1))
+        applies = fix is not None and fold(fix.written) == fold(token)
         try:
-            note = parse_note(token)
+            note = parse_note(fix.reading if fix is not None and applies else token)
         except DianliError as exc:
             raise DataError(f"{where}: note {token!r} — {exc}") from exc
-        result.append((char, note, s, e))
+        result.append((char, token if applies else "", note, s, e))
     return tuple(result)
 
 
+def movement(name: str, witness: str | None = None) -> Movement:
+    """The parsed movement as the score witness writes it (None: the default witness).
+
+    望瘞 is 送神's music: its score is 送神's.
+    """
+    return _movement(movement_info(name).id, check_score_witness(witness))
+
+
 @functools.cache
-def movement(name: str) -> Movement:
-    """The parsed movement (望瘞 is 送神's music: its score is 送神's)."""
-    info = movement_info(name)
-    source = movement_info(info.same_as) if info.same_as else info
-    if source.id != info.id:
-        return Movement(info, movement(source.id).phrases)
-    _start, body, end = _section_span(source)
-    text = load_witness(score_witness()).norm.text
-    scored = parse_score_text(text[body:end], body, f"{score_witness()} {source.section}")
+def _movement(movement_id: str, witness: str) -> Movement:
+    info = witness_movement_info(movement_id, witness)
+    if info.same_as:
+        return Movement(info, _movement(info.same_as, witness).phrases, witness)
+    entry = _score_witness_entry(witness)
+    _start, body, end = _section_span(info, witness)
+    text = load_witness(witness).norm.text
+    fixes = {e.position: e for e in entry.emendations if e.movement == info.id}
+    scored = _scored(text[body:end], body, f"{witness} {info.section}", entry.notation, fixes)
     n_phrases, per_phrase = _shape()
-    glosses = {(p, q): (r, c) for p, q, r, c in source.gloss}
+    glosses = {(p, q): (r, c) for p, q, r, c in info.gloss}
     chars = []
-    for i, (char, note, s, e) in enumerate(scored):
+    for i, (char, written, note, s, e) in enumerate(scored):
         phrase, position = i // per_phrase + 1, i % per_phrase + 1
         reading = glosses.get((phrase, position), (None, None))[0]
         glyph = char if char and _unencoded(char) else ""
         char = "" if glyph else char
-        chars.append(SungCharacter(char, note, phrase, position, s, e, reading if not char else None, glyph))
+        chars.append(
+            SungCharacter(
+                char,
+                note,
+                phrase,
+                position,
+                s,
+                e,
+                reading if not char else None,
+                glyph,
+                witness,
+                written,
+            )
+        )
     phrases = tuple(
         Phrase(p + 1, tuple(chars[p * per_phrase : (p + 1) * per_phrase])) for p in range(n_phrases)
     )
-    return Movement(info, phrases)
+    return Movement(info, phrases, witness)
 
 
-def suite() -> tuple[Movement, ...]:
-    """Every movement in the order of the rite."""
-    return tuple(movement(m.id) for m in movement_infos())
+def suite(witness: str | None = None) -> tuple[Movement, ...]:
+    """Every movement in the order of the rite, as the score witness writes it."""
+    return tuple(movement(m.id, witness) for m in movement_infos())
 
 
 # --- the dance cross-check and anomalies --------------------------------------------------------

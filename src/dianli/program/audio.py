@@ -18,7 +18,7 @@ from dianli.music.cues import Timing, default_timing
 from dianli.music.memo import BoundedCache
 from dianli.music.pitch import Tuning, default_tuning
 from dianli.music.render import render_movement_samples
-from dianli.music.score import movement_info
+from dianli.music.score import check_score_witness, movement_info
 from dianli.music.synth import encode_samples
 from dianli.program.config import config
 
@@ -44,9 +44,9 @@ def _timing_key(timing: Timing) -> Hashable:
     return (timing.character_s, timing.stroke_s, tuple(sorted(timing.named_s.items())))
 
 
-def _encode(movement_id: str, timing: Timing, tuning: Tuning) -> bytes:
+def _encode(movement_id: str, timing: Timing, tuning: Tuning, witness: str | None = None) -> bytes:
     rule = config().audio
-    samples = render_movement_samples(movement_id, rule.rate_hz, timing, tuning)
+    samples = render_movement_samples(movement_id, rule.rate_hz, timing, tuning, witness)
     digest = hashlib.blake2b(samples.tobytes(), digest_size=16).digest()
     return _by_sound.get(
         (digest, rule.rate_hz, rule.format, rule.subtype),
@@ -55,15 +55,17 @@ def _encode(movement_id: str, timing: Timing, tuning: Tuning) -> bytes:
 
 
 def movement_audio(
-    movement_id: str, timing: Timing | None = None, tuning: Tuning | None = None
+    movement_id: str, timing: Timing | None = None, tuning: Tuning | None = None, witness: str | None = None
 ) -> MovementAudio:
-    """One movement's audio, encoded as ``data/program.yaml`` says (cached per process)."""
+    """One movement's audio, encoded as ``data/program.yaml`` says (cached per process), with the notes
+    of the score witness (None: the default)."""
     rule = config().audio
     mid = movement_info(movement_id).id
     timing = timing or default_timing()
     tuning = tuning or default_tuning()
-    key = (mid, rule.rate_hz, tuning, _timing_key(timing))
-    data = _by_request.get(key, lambda: _encode(mid, timing, tuning))
+    read = check_score_witness(witness)
+    key = (mid, rule.rate_hz, tuning, _timing_key(timing), read)
+    data = _by_request.get(key, lambda: _encode(mid, timing, tuning, read))
     return MovementAudio(mid, rule.mime, data)
 
 
