@@ -8,7 +8,7 @@ from dianli.coverage import clause_coverage
 from dianli.dance.citations import committed, generate
 
 SECTIONS = ("wupu", "yue.yuedi", "yue.jingjie", "yue.xianggu")
-WITNESSES = ("fujian-tongzhi-14", "taiwan-fuzhi-9", "fujian-tongzhi-14-modern")
+WITNESSES = ("fujian-tongzhi-14", "taiwan-fuzhi-9", "fujian-tongzhi-14-modern", "tingzhou-fuzhi-11")
 
 
 def test_the_committed_citations_are_what_the_parser_generates() -> None:

@@ -20,11 +20,11 @@ def test_text_lists_both_ranks_for_each_character(movement: str) -> None:
     assert result.output.count("東") >= 32 and result.output.count("西") >= 32
 
 
-def test_json_holds_every_character_of_both_witnesses() -> None:
+def test_json_holds_every_character_of_every_witness() -> None:
     result = runner.invoke(app, ["dance", "初獻", "--format", "json"])
     assert result.exit_code == 0
     data = json.loads(result.output)
-    assert set(data["witnesses"]) == {"fujian-tongzhi-14", "taiwan-fuzhi-9"}
+    assert set(data["witnesses"]) == {"fujian-tongzhi-14", "taiwan-fuzhi-9", "tingzhou-fuzhi-11"}
     assert all(len(rows) == 32 for rows in data["witnesses"].values())
 
 

@@ -200,8 +200,8 @@ def test_a_bad_value_or_reference_names_file_and_element(
         (lambda: len(figure_data().hands), 15),
         (lambda: formation_data().files_per_rank.count, 6),
         (lambda: len(movements_data().movements), 3),
-        (lambda: len(emendations_data().emendations), 5),
-        (lambda: len(load_model("dance", "data/citations.yaml", CitationsFile).characters), 384),
+        (lambda: len(emendations_data().emendations), 10),
+        (lambda: len(load_model("dance", "data/citations.yaml", CitationsFile).characters), 576),
     ],
 )
 def test_the_shipped_files_load(loader: Any, count: int) -> None:

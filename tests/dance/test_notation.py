@@ -16,6 +16,10 @@ from dianli.api import (
     parse_dance,
     parse_dance_description,
 )
+from dianli.corpus.normalise import fold
+from dianli.corpus.sections import find_sections
+from dianli.corpus.witnesses import load_witness
+from dianli.dance.notation import _bare_entries
 
 CASES = [(w, m.id) for w in dance_witnesses() for m in dance_movements()]
 FIRST_AND_LAST = {
@@ -26,14 +30,15 @@ FIRST_AND_LAST = {
 
 
 def test_the_witnesses_that_hold_the_dance() -> None:
-    assert dance_witnesses() == ("fujian-tongzhi-14", "taiwan-fuzhi-9")
+    assert dance_witnesses() == ("fujian-tongzhi-14", "taiwan-fuzhi-9", "tingzhou-fuzhi-11")
 
 
 @pytest.mark.parametrize(("witness", "movement"), CASES)
 def test_every_character_parses_for_both_ranks(witness: str, movement: str) -> None:
     notes = parse_dance(witness, movement)
     assert len(notes) == 32
-    assert (notes[0].char, notes[-1].char) == FIRST_AND_LAST[movement]
+    # 汀州府志 writes the simplified script (觉 for 覺): compared on the folding key
+    assert (fold(notes[0].char), fold(notes[-1].char)) == tuple(fold(c) for c in FIRST_AND_LAST[movement])
     for note in notes:
         assert note.rank("east") and note.rank("west"), note.char
         for clause in note.clauses:
@@ -127,3 +132,65 @@ def test_the_parser_never_crashes(text: str) -> None:
         parse_dance_description(text)
     except DianliError:
         pass
+
+
+# 汀州府志 卷十一 writes its 舞譜 unbracketed: each sung character followed at once by its description.
+@pytest.mark.parametrize(
+    ("movement", "index", "char", "east", "west"),
+    [
+        (
+            "chuxian",
+            1,
+            "觉",
+            "东班舞生开龠向上起左手于肩垂右手于下跷右足向前",
+            "西班舞生开龠向上起右手于肩垂左手于下跷左足向前",
+        ),
+        ("chuxian", 7, "前", "东班舞生合龠躬身向上揖", "西班舞生合龠躬身向上揖"),
+        ("yaxian", 1, "至", "东班舞生开龠翟蹲身低首", "西班舞生开龠翟蹲身低首"),
+        ("zhongxian", 32, "喜", "东班舞生朝南深揖手按于顶三鼓起身", "西班舞生朝南深揖手按于顶三鼓起身"),
+    ],
+)
+def test_the_unbracketed_notation_of_tingzhou(
+    movement: str, index: int, char: str, east: str, west: str
+) -> None:
+    note = parse_dance("tingzhou-fuzhi-11", movement)[index - 1]
+    assert (note.index, note.char) == (index, char)
+    (e,), (w,) = note.rank("east"), note.rank("west")
+    assert (e.text, w.text) == (east, west)
+
+
+def test_tingzhou_subsets_of_dancers_are_read_like_004s() -> None:
+    ours = parse_dance("tingzhou-fuzhi-11", "zhongxian")
+    theirs = parse_dance("fujian-tongzhi-14", "zhongxian")
+    for k in (16, 17):
+        assert [c.files for c in ours[k].clauses] == [c.files for c in theirs[k].clauses]
+        assert [[t.phrase for t in c.tokens] for c in ours[k].clauses] == [
+            [t.phrase for t in c.tokens] for c in theirs[k].clauses
+        ]
+
+
+@pytest.mark.parametrize(
+    ("movement", "index", "char", "reading"),
+    [
+        ("yaxian", 5, "天", "跷左足。东班舞生"),
+        ("yaxian", 20, "醑", "跷左足。东班舞生"),
+        ("yaxian", 22, "观", "跷左足。东班舞生"),
+        ("yaxian", 26, "和", "面向东。东班舞生"),
+        ("zhongxian", 9, "瞻", "面向西。东班舞生"),
+    ],
+)
+def test_tingzhous_second_east_rank_is_emended_to_the_west(
+    movement: str, index: int, char: str, reading: str
+) -> None:
+    note = parse_dance("tingzhou-fuzhi-11", movement)[index - 1]
+    assert note.char == char
+    assert [(e.reading, e.read_as) for e in note.emendations] == [(reading, reading.replace("东班", "西班"))]
+    assert [c.rank for c in note.clauses] == ["east", "west"]
+    assert note.rank("west")[0].subject.text == "西班舞生"
+
+
+def test_a_bracketed_witness_has_no_unbracketed_entries() -> None:
+    # the unbracketed reading finds nothing in 001 and 004: their parse is what it was
+    for witness in ("taiwan-fuzhi-9", "fujian-tongzhi-14"):
+        text = load_witness(witness).norm.text
+        assert all(not _bare_entries(text, s.start, s.end, []) for s in find_sections(witness, "wupu"))

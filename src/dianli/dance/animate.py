@@ -67,6 +67,14 @@ def _flags(note: CharacterNotation) -> list[dict[str, str]]:
     return flags
 
 
+def _other_char(other: str, char: str, witness: str, own: str) -> bool:
+    """Whether another witness writes the sung character differently: any other form in a witness of
+    the same script (羣 for 群), only another character on the folding key across scripts (覺 is 觉)."""
+    if load_witness(other).info.script == load_witness(witness).info.script:
+        return char != own
+    return fold(char) != fold(own)
+
+
 def _poses_json(poses: dict[tuple[str, int], FilePose], files: int) -> tuple[dict[str, Any], dict[str, Any]]:
     by_rank: dict[str, Any] = {}
     named: dict[str, Any] = {}
@@ -98,7 +106,8 @@ def animation_data(
         other_readings = [
             {"witness": w, "text": f"{n[k].char}（{n[k].description}）"}
             for w, n in others.items()
-            if fold(n[k].description) != fold(note.description) or n[k].char != note.char
+            if fold(n[k].description) != fold(note.description)
+            or _other_char(w, n[k].char, witness, note.char)
         ]
         start, end = timing.spans_s[k]
         chars.append(

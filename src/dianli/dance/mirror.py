@@ -13,6 +13,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from dianli.corpus.normalise import fold_char
 from dianli.dance.notation import (
     CharacterNotation,
     RankClause,
@@ -22,6 +23,7 @@ from dianli.dance.notation import (
     parse_movement,
 )
 from dianli.dance.schema import vocabulary_data
+from dianli.errors import UnknownValueError
 
 Signature = tuple[str, tuple[tuple[str, str], ...]]
 
@@ -44,12 +46,17 @@ def signature(token: Token, mirrored: bool = False) -> Signature:
 
 
 def mirrored_text(token: Token) -> str:
-    """The token's words as the other rank would write them (slot characters swapped)."""
+    """The token's words as the other rank would write them (slot characters swapped).
+
+    A character the witness writes in another script or form than the vocabulary's word (东 for 東,
+    龠 for 籥) is matched on the folding key and replaced by the vocabulary's mirrored word."""
     swaps: dict[str, str] = {}
+    folded: dict[str, str] = {}
     for _, slot, word in token.slots:
         if len(word) == 1:
             swaps[word] = mirror_word(slot, word)
-    return "".join(swaps.get(c, c) for c in token.text)
+            folded[fold_char(word)] = mirror_word(slot, word)
+    return "".join(swaps.get(c, folded.get(fold_char(c), c)) for c in token.text)
 
 
 def clause_signature(clause: RankClause, mirrored: bool = False) -> tuple[Signature, ...]:
@@ -144,12 +151,23 @@ def reading(note: CharacterNotation) -> Reading:
     )
 
 
-@functools.lru_cache(maxsize=1)
-def asymmetries() -> tuple[Asymmetry, ...]:
-    """Every character, in any movement, that some witness writes without the east/west mirror."""
+def _witnesses(witnesses: tuple[str, ...] | None) -> tuple[str, ...]:
+    if witnesses is None:
+        return dance_witnesses()
+    for w in witnesses:
+        if w not in dance_witnesses():
+            raise UnknownValueError("dance witness", w, dance_witnesses())
+    return witnesses
+
+
+@functools.lru_cache(maxsize=8)
+def asymmetries(witnesses: tuple[str, ...] | None = None) -> tuple[Asymmetry, ...]:
+    """Every character, in any movement, that some witness writes without the east/west mirror
+    (among ``witnesses``, all the dance witnesses by default), with each of those witnesses' readings."""
+    chosen = _witnesses(witnesses)
     found: list[Asymmetry] = []
     for mov in movements():
-        per_witness = [parse_movement(w, mov.id) for w in dance_witnesses()]
+        per_witness = [parse_movement(w, mov.id) for w in chosen]
         for notes in zip(*per_witness, strict=True):
             readings = tuple(reading(n) for n in notes)
             if not all(r.mirrors for r in readings):
@@ -157,7 +175,7 @@ def asymmetries() -> tuple[Asymmetry, ...]:
     return tuple(found)
 
 
-def asymmetries_json() -> list[dict[str, Any]]:
+def asymmetries_json(witnesses: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
     """The asymmetry list as plain data (the golden file's form)."""
     return [
         {
@@ -180,5 +198,5 @@ def asymmetries_json() -> list[dict[str, Any]]:
                 for r in a.readings
             ],
         }
-        for a in asymmetries()
+        for a in asymmetries(witnesses)
     ]

@@ -1,7 +1,11 @@
 """The 舞譜 parser: each sung character's description, read completely into phrases for each rank.
 
 The notation writes, after every sung character, what the 東班 and the 西班 do:
-``覺(東班舞生，開籥向上，起左手於肩…；西班舞生，…)`` in 001, ``覺【東班舞生開籥向上…西班舞生…】`` in 004.
+``覺(東班舞生，開籥向上，起左手於肩…；西班舞生，…)`` in 001, ``覺【東班舞生開籥向上…西班舞生…】`` in 004;
+or, unbracketed, the character followed at once by its description, which begins with a rank (東班舞生,
+東頭三五班舞生 …) and runs to the next such entry: ``。覺東班舞生開籥向上…。西班舞生…。我東班舞生…``
+(汀州府志, one entry a line; its normalised text has no line breaks, so the rank after a sung character
+that follows punctuation is what starts an entry).
 A description is read phrase by phrase with the vocabulary (longest phrase first, punctuation and script
 ignored); a phrase the vocabulary does not know is an error that quotes it. Nothing is skipped.
 """
@@ -22,6 +26,10 @@ from dianli.errors import DataError, DianliError, UnknownValueError
 
 _OPEN, _CLOSE = "(（【", ")）】"
 _ENTRY_RE = re.compile(rf"(\w)[{_OPEN}]([^{_CLOSE}]*)[{_CLOSE}]")
+# An unbracketed entry: a sung character (not preceded by another word character, so not the last
+# character of a phrase) directly followed by a rank subject.
+_RANK_START = r"[東东西][頭头二三四五六、，]*班舞生"
+_BARE_ENTRY_RE = re.compile(rf"(?<!\w)(\w)(?={_RANK_START})")
 
 
 class NotationError(DianliError):
@@ -275,6 +283,29 @@ def _entries(witness: str, mov: Movement) -> list[tuple[str, str, int, int, int,
         result.append(
             (match.group(1), match.group(2), match.start(), match.end(), match.start(2), match.end(2))
         )
+    result.extend(_bare_entries(text, sec.start, sec.end, [(r[2], r[3]) for r in result]))
+    return sorted(result, key=lambda r: r[2])
+
+
+def _bare_entries(
+    text: str, start: int, end: int, bracketed: list[tuple[int, int]]
+) -> list[tuple[str, str, int, int, int, int]]:
+    """The unbracketed entries of ``text[start:end]`` outside the bracketed ones: each runs from its
+    character to the next entry (or the section's end), trailing punctuation and spaces left out."""
+    starts = [
+        m.start()
+        for m in _BARE_ENTRY_RE.finditer(text, start, end)
+        if not any(b0 <= m.start() < b1 for b0, b1 in bracketed)
+    ]
+    stops = [*starts[1:], end] if starts else []
+    result = []
+    for at, stop in zip(starts, stops, strict=True):
+        for b0, _ in bracketed:
+            if at < b0 < stop:
+                stop = b0
+        while stop > at + 1 and not is_key_char(text[stop - 1]):
+            stop -= 1
+        result.append((text[at], text[at + 1 : stop], at, stop, at + 1, stop))
     return result
 
 
