@@ -38,7 +38,7 @@ def test_example_runs(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, words[1:], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
-    written = [w for w in words if re.search(r"\.(wav|html|svg|ics)$", w)]
+    written = [w for w in words if re.search(r"\.(wav|html|svg|ics|xml)$", w)]
     for name in written:
         assert (tmp_path / name).stat().st_size > 0
     assert result.output.strip() or written

@@ -30,6 +30,7 @@ from dianli.calendar.eclipses import (
     local_circumstances,
     local_eclipses,
 )
+from dianli.calendar.eras import Era, EraYear, all_eras, read_era_year
 from dianli.calendar.ganzhi import (
     BRANCHES,
     STEMS,
@@ -80,8 +81,17 @@ from dianli.calendar.timekeeping import (
     provincial_offset_minutes,
     provincial_time,
 )
+from dianli.collate import Collation, collate
+from dianli.collate_report import legend as collation_legend
+from dianli.collate_report import table_cells as collation_cells
+from dianli.collate_report import text_lines as collation_lines
+from dianli.collate_report import to_html as collation_html
+from dianli.collate_tei import to_collatex_json as collatex_json
+from dianli.collate_tei import to_tei as collation_tei
 from dianli.corpus.cite import Citation, CitationError, ResolvedCitation, closest_passage, resolve
 from dianli.corpus.clauses import CLAUSE_KINDS, Clause, clauses
+from dianli.corpus.dated_events import DatedEvent, Governing, dated_events, extract_dates, governing_witnesses
+from dianli.corpus.dated_events import timeline as dated_timeline
 from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
 from dianli.corpus.search import SearchHit, search
 from dianli.corpus.sections import (
@@ -94,7 +104,17 @@ from dianli.corpus.sections import (
     section_ids,
     sections,
 )
-from dianli.corpus.witnesses import Witness, WitnessInfo, all_witnesses, load_witness, manifest, witness_ids
+from dianli.corpus.timeline_svg import timeline_svg as dated_events_svg
+from dianli.corpus.witnesses import (
+    ALIGNMENT_FILE,
+    Witness,
+    WitnessInfo,
+    all_witnesses,
+    load_witness,
+    manifest,
+    witness_ids,
+)
+from dianli.corpus.witnesses import package_root as package_witnesses
 from dianli.coverage import TARGET_PERCENT, ClauseCoverage, SectionFigure, clause_coverage, section_figures
 from dianli.dance.animate import render_html as dance_html
 from dianli.dance.audio import Audio as DanceAudio
@@ -120,11 +140,19 @@ from dianli.dance.pose import FigureState
 from dianli.dance.timing import character_timing as dance_timing
 from dianli.dance.vocabulary import vocabulary as dance_vocabulary
 from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
+from dianli.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
 from dianli.layout.altar import altar_plan_svg, offering_table_svg
 from dianli.layout.figures import LayoutFigure, layout_figures
 from dianli.layout.seating import Seat, seating_svg
 from dianli.layout.seating import seats as layout_seats
 from dianli.layout.tablets import tablet_plan_svg
+from dianli.music.apparatus import (
+    KIND_LABELS,
+    MovementApparatus,
+    apparatus,
+    apparatus_json,
+    collatable_witnesses,
+)
 from dianli.music.cues import (
     Event,
     Timeline,
@@ -141,6 +169,8 @@ from dianli.music.instruments import (
     Instrument,
     fingering,
     fingering_gloss,
+    fingering_rule,
+    fingering_witnesses,
     instrument,
     instruments,
 )
@@ -170,11 +200,15 @@ from dianli.music.score import (
     Movement,
     SungCharacter,
     accepted_movement_names,
+    check_score_witness,
     movement,
     movement_ids,
     movement_info,
     parse_score_text,
+    score_witness,
+    score_witnesses,
     suite,
+    witness_movement_info,
 )
 from dianli.music.synth import (
     AUDIO_FORMATS,
@@ -183,6 +217,16 @@ from dianli.music.synth import (
     encode_audio,
     encode_samples,
 )
+from dianli.opendata.check import check_package as check_datapackage
+from dianli.opendata.check import frictionless_problems
+from dianli.opendata.package import FORMATS as EXPORT_FORMATS
+from dianli.opendata.package import check_format as check_export_format
+from dianli.opendata.package import package_zip as datapackage_zip
+from dianli.opendata.package import write_package as write_datapackage
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
+from dianli.opendata.tables import DEFAULT_YEARS as EXPORT_DEFAULT_YEARS
+from dianli.opendata.tables import build_tables as build_export_tables
+from dianli.opendata.tables import parse_years as parse_export_years
 from dianli.places.governs import Governance, governance, governing_witness
 from dianli.places.map import render_map as places_map_svg
 from dianli.places.places import (
@@ -229,7 +273,7 @@ from dianli.rites.observances import (
     parse_authority_days,
     rules_in_force,
 )
-from dianli.rites.readings import ALIGNMENT_FILE, reading_chain, rites_for, witnesses_with_rite
+from dianli.rites.readings import reading_chain, rites_for, witnesses_with_rite
 from dianli.rites.render import Exhibit as RiteExhibit
 from dianli.rites.render import plan_lines as rite_plan_lines
 from dianli.rites.render import source_label as rite_source_label
@@ -242,6 +286,17 @@ from dianli.rites.resolve import LAST_YEAR as RITE_LAST_YEAR
 from dianli.rites.resolve import ResolvedRite, find_rite, inherited_from, resolve_rite, rite_ids
 from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
 from dianli.rites.variants import diff_rite, rite_catalogue
+from dianli.rites.variation import Governed as VariationGoverned
+from dianli.rites.variation import Reading as VariationReading
+from dianli.rites.variation import Rule as VariationRule
+from dianli.rites.variation import Span as VariationSpan
+from dianli.rites.variation import format_ranges as format_year_ranges
+from dianli.rites.variation import rule_ids as variation_rule_ids
+from dianli.rites.variation import rule_record as variation_record
+from dianli.rites.variation import variation
+from dianli.rites.variation_svg import map_svg as variation_map_svg
+from dianli.rites.variation_svg import reading_colour as variation_colour
+from dianli.rites.variation_svg import timeline_svg as variation_timeline_svg
 from dianli.spring_ox.figure import SpringOx, spring_ox
 from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
 from dianli.spring_ox.profiles import load_profile, profile_ids
@@ -259,6 +314,10 @@ __all__: list[str] = [
     "DAY_BOUNDARIES",
     "DAY_SOURCES",
     "ECLIPSE_ASSUMPTIONS",
+    "EXPORT_DEFAULT_YEARS",
+    "EXPORT_FORMATS",
+    "EXPORT_TABLES",
+    "KIND_LABELS",
     "MUSIC_FORMATS",
     "REIGNS",
     "RITE_FIRST_YEAR",
@@ -278,12 +337,14 @@ __all__: list[str] = [
     "CitationError",
     "Clause",
     "ClauseCoverage",
+    "Collation",
     "DanceAsymmetry",
     "DanceAudio",
     "DanceFormation",
     "DataError",
     "DateClause",
     "DateSource",
+    "DatedEvent",
     "DayInfo",
     "DianliError",
     "Disagreement",
@@ -292,16 +353,21 @@ __all__: list[str] = [
     "EclipseKind",
     "EclipseType",
     "Element",
+    "Era",
+    "EraYear",
     "Event",
     "FigureState",
     "Finding",
     "Fingering",
     "Governance",
+    "Governing",
+    "IngestRun",
     "Instrument",
     "LayoutFigure",
     "LocalCircumstances",
     "LunarMonth",
     "Movement",
+    "MovementApparatus",
     "NaYin",
     "Normalised",
     "NotationError",
@@ -349,8 +415,13 @@ __all__: list[str] = [
     "Timing",
     "Tuning",
     "UnknownValueError",
+    "VariationGoverned",
+    "VariationReading",
+    "VariationRule",
+    "VariationSpan",
     "Witness",
     "WitnessInfo",
+    "WitnessResult",
     "accepted_movement_names",
     "align_witness",
     "alignment_data",
@@ -358,11 +429,14 @@ __all__: list[str] = [
     "alignment_file",
     "alignment_html",
     "alignment_lines",
+    "all_eras",
     "all_observances",
     "all_places",
     "all_rites",
     "all_witnesses",
     "altar_plan_svg",
+    "apparatus",
+    "apparatus_json",
     "assemble_program",
     "authority_days",
     "beijing_apparent_time",
@@ -370,14 +444,27 @@ __all__: list[str] = [
     "booklet_name",
     "branch_element",
     "branch_polarity",
+    "build_export_tables",
     "cents_table",
     "character_times",
+    "check_datapackage",
+    "check_export_format",
+    "check_score_witness",
     "children_of",
     "chinese_year",
     "chinese_year_of",
     "clause_coverage",
     "clauses",
     "closest_passage",
+    "collatable_witnesses",
+    "collate",
+    "collatex_json",
+    "collation_cells",
+    "collation_html",
+    "collation_legend",
+    "collation_lines",
+    "collation_tei",
+    "corpus_folder",
     "cross_check_year",
     "cue_findings",
     "dance_asymmetries",
@@ -392,7 +479,11 @@ __all__: list[str] = [
     "dance_timing",
     "dance_vocabulary",
     "dance_witnesses",
+    "datapackage_zip",
     "date_clause",
+    "dated_events",
+    "dated_events_svg",
+    "dated_timeline",
     "day_sexagenary",
     "default_huangzhong_hz",
     "default_place",
@@ -401,24 +492,32 @@ __all__: list[str] = [
     "describe_day",
     "diff_rite",
     "double_hour",
+    "draft_corpus",
     "eclipses_in_year",
     "encode_audio",
     "encode_samples",
     "ephemeris_label",
     "exhibit_names",
     "expand",
+    "extract_dates",
     "fasting_window",
     "fill_date_clause",
     "find_rite",
     "find_sections",
     "fingering",
     "fingering_gloss",
+    "fingering_rule",
+    "fingering_witnesses",
     "fold",
+    "format_year_ranges",
+    "frictionless_problems",
     "gekoupu_cites",
     "get_place",
     "gongche",
     "governance",
     "governing_witness",
+    "governing_witnesses",
+    "ingest",
     "inherited_from",
     "instrument",
     "instruments",
@@ -445,11 +544,13 @@ __all__: list[str] = [
     "observances_for",
     "occurrence_record",
     "offering_table_svg",
+    "package_witnesses",
     "parse_authority_days",
     "parse_chinese_date",
     "parse_dance",
     "parse_dance_description",
     "parse_day",
+    "parse_export_years",
     "parse_note",
     "parse_reign_year",
     "parse_rite_file",
@@ -468,6 +569,7 @@ __all__: list[str] = [
     "provincial_offset_minutes",
     "provincial_time",
     "qing_rule_ends",
+    "read_era_year",
     "reading_chain",
     "reign_by_name",
     "reign_year",
@@ -492,6 +594,8 @@ __all__: list[str] = [
     "rite_venue_line",
     "rites_for",
     "rules_in_force",
+    "score_witness",
+    "score_witnesses",
     "search",
     "seating_svg",
     "section_at",
@@ -518,8 +622,16 @@ __all__: list[str] = [
     "to_gregorian",
     "to_ical",
     "translation_segments",
+    "variation",
+    "variation_colour",
+    "variation_map_svg",
+    "variation_record",
+    "variation_rule_ids",
+    "variation_timeline_svg",
     "wanshou_dates",
     "witness_ids",
+    "witness_movement_info",
     "witnesses_with_rite",
+    "write_datapackage",
     "year_sexagenary",
 ]

@@ -57,6 +57,9 @@ def test_every_route_is_tested() -> None:
         "/calendar", "/calendar.json", "/calendar.ics", "/music", "/music/{name}", "/music/{name}/audio.ogg",
         "/dance/{name}", "/spring-ox", "/witnesses", "/witnesses/{witness}", "/witnesses/{witness}/{section}",
         "/search", "/places", "/align/{witness}",
+        # each tested in its own file: test_collate_page, test_export_page, test_timeline, test_variants
+        "/collate/{rite}", "/collate/{rite}.json", "/collate/{rite}.xml", "/export", "/export/datapackage.zip",
+        "/timeline", "/variants", "/variants/{rule}",
     }  # fmt: skip
     assert {r.path for r in ROUTES} == tested
 

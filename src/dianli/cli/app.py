@@ -24,6 +24,11 @@ COMMAND_MODULES: tuple[str, ...] = (
     "eclipses",
     "places",
     "align",
+    "timeline",
+    "ingest",
+    "export",
+    "variants",
+    "collate",
 )
 
 app = typer.Typer(

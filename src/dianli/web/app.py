@@ -32,6 +32,7 @@ from dianli.api import (
     UnknownValueError,
     all_witnesses,
     booklet_environment,
+    check_score_witness,
     dance_asymmetries,
     dance_html,
     default_place,
@@ -153,12 +154,13 @@ async def music_index() -> Response:
     return render("music_index.html", movements=movements, findings=music_findings())
 
 
-async def music(name: str) -> Response:
-    return render("music.html", **pages.music_page(name))
+async def music(name: str, witness: str | None = None) -> Response:
+    return render("music.html", **pages.music_page(name, witness or None))
 
 
-async def music_audio(name: str) -> Response:
-    audio = await run_in_threadpool(program_audio, _movement(name))  # a first render must not block the loop
+async def music_audio(name: str, witness: str | None = None) -> Response:
+    read = check_score_witness(witness or None)  # an unknown witness is refused before a render starts
+    audio = await run_in_threadpool(program_audio, _movement(name), witness=read)  # not on the loop
     return Response(
         audio.data, media_type=audio.mime, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
     )
@@ -183,6 +185,54 @@ async def align_view(witness: str, show: str | None = None) -> Response:
         raise UnknownValueError("show", show, ALIGN_CLASSES)
     data = await run_in_threadpool(pages.alignment_page, witness)  # seconds on a first call: off the loop
     return render("align.html", data=data, show=show or None)
+
+
+async def export_view() -> Response:
+    return render("export.html", **pages.export_page())
+
+
+async def export_zip() -> Response:
+    data = await run_in_threadpool(pages.export_zip)  # some 20 s on a first call, then cached: off the loop
+    headers = {
+        "Content-Disposition": 'attachment; filename="dianli-datapackage.zip"',
+        "Cache-Control": f"public, max-age={CACHE_SECONDS}",
+    }
+    return Response(data, media_type="application/zip", headers=headers)
+
+
+async def timeline_view(
+    place: str | None = None,
+    witness: str | None = None,
+    from_year: int | None = Query(None, alias="from"),
+    until_year: int | None = Query(None, alias="until"),
+) -> Response:
+    data = await run_in_threadpool(pages.timeline_page, place or None, witness or None, from_year, until_year)
+    return render("timeline.html", **data)
+
+
+async def variants_view() -> Response:
+    data = await run_in_threadpool(pages.variants_index)  # seconds on a first call: off the loop
+    return render("variants.html", **data)
+
+
+async def variant_view(rule: str, year: int | None = None) -> Response:
+    data = await run_in_threadpool(pages.variant_page, rule, year)
+    return render("variant.html", **data)
+
+
+async def collate_view(rite: str, section: str | None = None, base: str | None = None) -> Response:
+    data = await run_in_threadpool(pages.collation_page, rite, section or None, base or None)
+    return render("collate.html", **data)
+
+
+async def collate_tei(rite: str, section: str | None = None, base: str | None = None) -> Response:
+    text = await run_in_threadpool(pages.collation_export, rite, section or None, base or None, "tei")
+    return Response(text, media_type="application/tei+xml; charset=utf-8")
+
+
+async def collate_json(rite: str, section: str | None = None, base: str | None = None) -> Response:
+    text = await run_in_threadpool(pages.collation_export, rite, section or None, base or None, "json")
+    return Response(text, media_type="application/json")
 
 
 async def witnesses() -> Response:
@@ -234,6 +284,14 @@ ROUTES: tuple[Route, ...] = (
     Route("/search", search_view, "search", "search"),
     Route("/places", places, "places", "places"),
     Route("/align/{witness}", align_view, "align", "a witness aligned to the model"),
+    Route("/export", export_view, "export", "the model as open data"),
+    Route("/export/datapackage.zip", export_zip, "export_zip", "the data package (CSV) as a zip"),
+    Route("/timeline", timeline_view, "timeline", "dated events on a timeline"),
+    Route("/variants", variants_view, "variants", "rules read differently across the corpus"),
+    Route("/variants/{rule}", variant_view, "variant", "one rule: its readings, timeline and map"),
+    Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
+    Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),
+    Route("/collate/{rite}", collate_view, "collate", "the witnesses of a section side by side"),
 )
 
 

@@ -7,28 +7,46 @@ import json
 from typing import Any
 
 from dianli.api import (
+    EXPORT_DEFAULT_YEARS,
+    EXPORT_FORMATS,
+    EXPORT_TABLES,
+    KIND_LABELS,
     DianliError,
     OutOfRangeError,
     Period,
     Place,
     Program,
     UnknownValueError,
+    VariationRule,
     accepted_movement_names,
     align_witness,
     alignment_data,
     all_places,
+    apparatus,
     assemble_program,
     character_times,
+    collate,
+    collatex_json,
+    collation_cells,
+    collation_legend,
+    collation_tei,
+    datapackage_zip,
+    dated_events_svg,
+    dated_timeline,
     fingering,
+    fingering_witnesses,
+    format_year_ranges,
     get_place,
     governing_witness,
+    governing_witnesses,
     load_witness,
     lu,
+    manifest,
     movement,
-    movement_info,
     observances_for,
     occurrence_record,
     place_sources,
+    place_year_range,
     places_in_year,
     places_map_svg,
     profile_ids,
@@ -36,6 +54,8 @@ from dianli.api import (
     reign_year,
     render_booklet,
     rite_catalogue,
+    score_witness,
+    score_witnesses,
     search,
     section_segments,
     sections,
@@ -43,7 +63,12 @@ from dianli.api import (
     spring_ox_svg,
     spring_ox_text,
     translation_segments,
+    variation,
+    variation_colour,
+    variation_map_svg,
+    variation_timeline_svg,
     witness_ids,
+    witness_movement_info,
 )
 
 PROGRAM_CACHE_SIZE = 64
@@ -112,11 +137,16 @@ def calendar_json(place: str, year: int) -> bytes:
     return json.dumps(payload, ensure_ascii=False).encode("utf-8")
 
 
-def music_page(name: str) -> dict[str, Any]:
-    mv = movement(name)
-    info = movement_info(name)
+def _fingering_witness(witness: str) -> str | None:
+    """The score witness's own 樂譜 where it is data, else the default's."""
+    return witness if witness in fingering_witnesses() else None
+
+
+def music_page(name: str, witness: str | None = None) -> dict[str, Any]:
+    mv = movement(name, witness)  # an unknown witness is refused here, with the score witnesses
+    info = witness_movement_info(name, witness)
     notes = sorted({c.note.token for c in mv.characters})
-    times = character_times(mv.id)
+    times = character_times(mv.id, witness=witness)
     timed = len(times) == len(mv.characters)
     chars = [
         {
@@ -133,8 +163,13 @@ def music_page(name: str) -> dict[str, Any]:
         "mv": mv,
         "info": info,
         "chars": chars,
-        "fingerings": {n: fingering(n) for n in notes},
+        "fingerings": {n: fingering(n, _fingering_witness(mv.witness)) for n in notes},
         "movements": accepted_movement_names(),
+        "witness": mv.witness,
+        "default_witness": score_witness(),
+        "witnesses": score_witnesses(),
+        "apparatus": apparatus(mv.id),
+        "kind_labels": KIND_LABELS,
     }
 
 
@@ -156,6 +191,29 @@ def check_witness(witness: str) -> str:
 def alignment_page(witness: str) -> dict[str, Any]:
     """A witness aligned to the model, as plain data for the page (cached: it does not change at run time)."""
     return alignment_data(align_witness(check_witness(witness)))
+
+
+def timeline_page(
+    place: str | None, witness: str | None, from_year: int | None, until_year: int | None
+) -> dict[str, Any]:
+    """The dated events of a place's governing witnesses (or of one witness, or of all), with the SVG."""
+    if witness:
+        check_witness(witness)
+    unit = get_place(place) if place else None
+    events = dated_timeline(unit.id if unit else None, witness or None, from_year, until_year)
+    titles = {i.id: i.short_title for i in manifest()}
+    where = f" at {unit.name}" if unit else (f" in {titles[witness]}" if witness else "")
+    return {
+        "place": unit,
+        "witness": witness or None,
+        "from_year": from_year,
+        "until_year": until_year,
+        "governing": governing_witnesses(unit.id) if unit else (),
+        "events": events,
+        "titles": titles,
+        "witnesses": witness_ids(),
+        "svg": dated_events_svg(events, titles, f"dated events{where}"),
+    }
 
 
 def witness_page(witness: str) -> dict[str, Any]:
@@ -244,3 +302,106 @@ def search_page(query: str, witness: str | None) -> dict[str, Any]:
         pieces.append((text[at:], False))
         rows.append({"hit": hit, "pieces": pieces})
     return {"query": query, "witness": witness, "rows": rows, "witnesses": witness_ids()}
+
+
+def variants_index() -> dict[str, Any]:
+    """Every rule the witnesses read differently, with its counts, grouped by rite."""
+    rites: dict[str, dict[str, Any]] = {}
+    for r in variation():
+        group = rites.setdefault(r.rite, {"rite": r.rite, "name": r.rite_name, "rules": []})
+        group["rules"].append(
+            {
+                "rule": r,
+                "readings": len(r.readings),
+                "witnesses": r.witnesses,
+                "units": len({s.place for reading in r.readings for s in reading.spans}),
+                "colours": [variation_colour(reading) for reading in r.readings],
+            }
+        )
+    return {"rites": list(rites.values()), "count": sum(len(g["rules"]) for g in rites.values())}
+
+
+def _busiest_year(rule: VariationRule) -> int:
+    """The first year in which the most readings of the rule are in force at once (the map's default)."""
+    counts: dict[int, int] = {}
+    for reading in rule.readings:
+        for start, end in reading.years():
+            for year in range(start, end + 1):
+                counts[year] = counts.get(year, 0) + 1
+    return min(counts, key=lambda y: (-counts[y], y)) if counts else place_year_range()[0]
+
+
+def variant_page(rule_id: str, year: int | None) -> dict[str, Any]:
+    """One rule: its readings with citations and where and when each is in force, the timeline, the map."""
+    rule = variation(rule_id)[0]
+    first, last = place_year_range()
+    if year is not None and not first <= year <= last:
+        raise OutOfRangeError("year", year, f"{first}..{last}")
+    shown = year if year is not None else _busiest_year(rule)
+    starts = sorted({y for reading in rule.readings for y, _end in reading.years()})
+    return {
+        "rule": rule,
+        "year": shown,
+        "years": starts,
+        "first_year": first,
+        "last_year": last,
+        "readings": [
+            {
+                "reading": r,
+                "colour": variation_colour(r),
+                "governed": [
+                    {
+                        "group": g,
+                        "years": format_year_ranges(g.years),
+                        "standing_in": format_year_ranges(g.standing_in),
+                    }
+                    for g in r.governed()
+                ],
+                "years": format_year_ranges(r.years()),
+                "in_year": sum(1 for s in r.spans if s.holds(shown)),
+            }
+            for r in rule.readings
+        ],
+        "timeline": variation_timeline_svg(rule),
+        "map": variation_map_svg(rule, shown),
+    }
+
+
+# --- open data (dianli export) -------------------------------------------------------------------
+
+
+def export_page() -> dict[str, Any]:
+    """The data package described from its schemas (nothing is built to show the page)."""
+    years = EXPORT_DEFAULT_YEARS
+    label = str(years.start) if len(years) == 1 else f"{years.start}..{years[-1]}"
+    return {"tables": EXPORT_TABLES, "years": label, "formats": EXPORT_FORMATS}
+
+
+def export_zip() -> bytes:
+    """The whole package in CSV format as a zip: built once per process (some 20 s), then kept."""
+    return datapackage_zip()
+
+
+@functools.lru_cache(maxsize=32)
+def _collation(rite: str, section: str | None, base: str | None) -> Any:
+    return collate(rite, section, base=base)
+
+
+def collation_page(rite: str, section: str | None, base: str | None) -> dict[str, Any]:
+    """The alignment table of a rite's section: witnesses × columns, differences from the base marked."""
+    result = _collation(rite, section, base)
+    query = "&".join(f"{k}={v}" for k, v in (("section", section), ("base", base)) if v)
+    return {
+        "c": result,
+        "rite": rite,
+        "query": f"?{query}" if query else "",
+        "legend": collation_legend(result),
+        "rows": list(zip(result.witnesses, collation_cells(result), strict=True)),
+        "agree": [column.agree for column in result.columns],
+    }
+
+
+def collation_export(rite: str, section: str | None, base: str | None, fmt: str) -> str:
+    """The collation as TEI P5 (``tei``) or CollateX JSON (``json``)."""
+    result = _collation(rite, section, base)
+    return collation_tei(result) if fmt == "tei" else collatex_json(result)
