@@ -92,6 +92,48 @@ def test_char_diff(model: str, target: str, runs: tuple[tuple[str, str], ...]) -
     assert char_diff(model, target) == runs
 
 
+def _match(element: str, section: str, score: float) -> Match:
+    return Match(ModelSpan(element, "w", section, 0, 4, "眾官皆跪", fold("眾官皆跪")), score)
+
+
+@pytest.mark.parametrize(
+    ("clause_section", "matches", "kept"),
+    [
+        # the same formula in the 崇聖祠 and the 先師 service: the clause keeps the one of its own section
+        (
+            "xianshi.chongsheng",
+            [
+                _match("xianshi.step", "xianshi.zhisheng", 100),
+                _match("chongsheng.step", "xianshi.chongsheng", 100),
+            ],
+            ["chongsheng.step"],
+        ),
+        (
+            "xianshi.zhisheng",
+            [
+                _match("xianshi.step", "xianshi.zhisheng", 100),
+                _match("chongsheng.step", "xianshi.chongsheng", 100),
+            ],
+            ["xianshi.step"],
+        ),
+        # a same match outranks a nearer variant; nothing nearer: both kept
+        (
+            "xianshi.zhisheng",
+            [_match("a", "xianshi.chongsheng", 95), _match("b", "xianshi.zhisheng", 70)],
+            ["a"],
+        ),
+        ("sheji", [_match("a", "sheji", 100), _match("b", "sheji", 92)], ["a", "b"]),
+    ],
+)
+def test_a_clause_keeps_the_matches_of_its_own_section(
+    clause_section: str, matches: list[Match], kept: list[str]
+) -> None:
+    from dianli.align import preferred
+
+    clause = Clause("w", clause_section, 0, 6, "call", "眾官皆跪")
+    assert [m.span.element for m in preferred(clause, matches)] == kept
+
+
 def test_the_model_is_the_other_witnesses_of_the_same_language() -> None:
     model = model_witnesses("taiwan-fuzhi-9")
     assert {"fujian-tongzhi-14", "tingzhou-fuzhi"} <= set(model)

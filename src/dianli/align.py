@@ -263,7 +263,7 @@ def _affinity(a: str, b: str) -> int:
     return n
 
 
-def _preferred(clause: Clause, matches: Sequence[Match]) -> tuple[Match, ...]:
+def preferred(clause: Clause, matches: Sequence[Match]) -> tuple[Match, ...]:
     """The matches a clause keeps: among the best-scoring ones (all *same*, or else all), those of the
     section nearest the clause's. The same formula 「眾官皆跪」 stands in the 崇聖祠 service and in the 先師
     service of one chapter; a clause belongs to the one it stands in. (Measured on 001: precision of
@@ -305,7 +305,7 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     aligned: list[AlignedClause] = []
     matched_elements: set[str] = set()
     for i, clause in enumerate(mine):
-        matches = _preferred(clause, sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
+        matches = preferred(clause, sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
         if not matches:
             aligned.append(AlignedClause(clause, "new"))
             continue
