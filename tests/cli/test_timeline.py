@@ -94,3 +94,69 @@ def test_bad_input_names_what_is_accepted(args: list[str], needle: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "error" in result.output and needle in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "present", "absent"),
+    [
+        (
+            ["timeline", "--witness", "zhuluo-xianzhi-4"],
+            [
+                "22 dated events",
+                "7 of them with the era carried over from an earlier date",
+                "1704             清 〔康熙〕四十三年 · 諸羅縣志 · xianshi",
+                "「四十三年，县治归诸罗山。」",
+                "note: era carried over from 康熙二十五年: the text writes only 四十三年",
+                "是年〔康熙四十八年〕",
+            ],
+            [],
+        ),
+        (
+            ["timeline", "--witness", "zhuluo-xianzhi-4", "--explicit-only"],
+            ["15 dated events", "康熙五十四年"],
+            ["〔", "carried", "四十三年，县治"],
+        ),
+        (
+            ["timeline", "--witness", "penghu-tingzhi-2", "--from", "1684", "--until", "1684"],
+            ["次年〔康熙二十三年〕", "era carried over from 康熙二十二年: 次年 read as the year after the"],
+            [],
+        ),
+    ],
+)
+def test_carried_eras_are_marked_and_can_be_left_out(
+    args: list[str], present: list[str], absent: list[str]
+) -> None:
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    for fragment in present:
+        assert fragment in result.output
+    for fragment in absent:
+        assert fragment not in result.output
+    assert max(_width(line) for line in result.output.splitlines()) <= 80
+
+
+def test_carried_eras_in_json_csv_and_svg(tmp_path: Path) -> None:
+    args = ["timeline", "--witness", "zhuluo-xianzhi-4"]
+    events = json.loads(runner.invoke(app, [*args, "--format", "json"]).output)["events"]
+    carried = next(e for e in events if e["chinese_text"] == "四十三年")
+    assert (carried["era_date"], carried["carry"], carried["era_from"]) == (
+        "康熙四十三年",
+        "year",
+        "康熙二十五年",
+    )
+    assert carried["notes"][0] == "era carried over from 康熙二十五年: the text writes only 四十三年"
+    assert all(
+        e["carry"] is None and e["era_from"] is None for e in events if e["chinese_text"].startswith("康熙")
+    )
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, [*args, "--format", "csv"]).output)))
+    row = next(r for r in rows if r["chinese_text"] == "四十三年")
+    assert (row["carry"], row["era_from"]) == ("year", "康熙二十五年")
+    assert row["notes"].startswith("era carried over from 康熙二十五年")
+    target = tmp_path / "t.svg"
+    assert runner.invoke(app, [*args, "--svg", str(target)]).exit_code == 0
+    titles = [
+        t.text or ""
+        for t in etree.fromstring(target.read_text("utf-8")).iter("{http://www.w3.org/2000/svg}title")
+    ]
+    assert any("〔康熙〕四十三年" in t and "era carried over from 康熙二十五年" in t for t in titles)
+    assert len([t for t in titles if "era carried over" in t]) == 7

@@ -46,3 +46,23 @@ def test_bad_input_is_a_4xx_naming_what_is_accepted(params: dict[str, str], need
     page = client.get("/timeline", params=params)
     assert 400 <= page.status_code < 500
     assert needle in page.text and "<script>" not in page.text and "<b>x" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("params", "events", "carried"),
+    [({"witness": "zhuluo-xianzhi-4"}, 22, 7), ({"witness": "zhuluo-xianzhi-4", "explicit": "1"}, 15, 0)],
+)
+def test_carried_eras_on_the_page(params: dict[str, str], events: int, carried: int) -> None:
+    page = client.get("/timeline", params=params)
+    assert page.status_code == 200
+    text = page.text
+    svg = text[text.index("<svg") : text.index("</svg>")]
+    listed = text[text.index('<ol class="events">') : text.index("</ol>", text.index('<ol class="events">'))]
+    assert listed.count('<li id="event-') == events
+    assert listed.count('<span class="note">era carried over from') == carried
+    assert svg.count("era carried over from") == carried  # in the marks' titles
+    if carried:
+        assert "〔康熙〕四十三年" in listed and f"{carried} of them with the era carried over" in text
+        assert "explicit=1" in text
+    else:
+        assert "〔" not in listed + svg and "checked" in text and "--explicit-only" in text

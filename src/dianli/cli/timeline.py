@@ -54,6 +54,9 @@ FIELDS = (
     "quote",
     "alternatives",
     "notes",
+    "carry",
+    "era_from",
+    "era_from_offset",
 )
 
 
@@ -84,10 +87,15 @@ def event_record(event: DatedEvent, titles: dict[str, str]) -> dict[str, Any]:
         "quote": event.quote,
         "alternatives": list(event.alternatives),
         "notes": list(event.notes),
+        "carry": event.carry,
+        "era_from": event.era_from,
+        "era_from_offset": event.era_from_offset,
     }
 
 
-def _header(place: str | None, witness: str | None, count: int, titles: dict[str, str]) -> list[str]:
+def _header(
+    place: str | None, witness: str | None, count: int, titles: dict[str, str], carried: int = 0
+) -> list[str]:
     lines: list[str] = []
     if place is not None:
         unit = get_place(place)
@@ -102,6 +110,12 @@ def _header(place: str | None, witness: str | None, count: int, titles: dict[str
     else:
         lines.append("the dates stated by every witness")
     lines.append(f"{count} dated event{'s' if count != 1 else ''}")
+    if carried:
+        lines += wrap(
+            f"{carried} of them with the era carried over from an earlier date: the text writes only the"
+            " year (四十三年, 是年, 次年); the era the program supplied is in 〔〕 (--explicit-only: without them)",
+            WIDTH,
+        )
     return lines
 
 
@@ -123,14 +137,15 @@ def fill(text: str, width: int, indent: int) -> list[str]:
 
 def text_lines(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> list[str]:
     """Each event: Gregorian year and day (or the first day of its month, with …), the dynasty and the
-    date as read, the witness and section; then the quotation and any notes, wrapped to 80 columns."""
+    date as read (what the program supplied in 〔〕), the witness and section; then the quotation and any
+    notes (「era carried over from …」 first), wrapped to 80 columns."""
     lines: list[str] = []
     for event in events:
         day = event.gregorian_date.isoformat() if event.gregorian_date else ""
         if not day and event.month is not None and event.first_day is not None:
             day = f"{event.first_day.isoformat()}…"
         head = (
-            f"{event.gregorian_year:>5} {day:<11} {event.dynasty_name} {event.era_date}"
+            f"{event.gregorian_year:>5} {day:<11} {event.dynasty_name} {event.shown_date}"
             f" · {titles.get(event.witness, event.witness)} · {event.section}"
         )
         lines.append("")
@@ -165,15 +180,29 @@ def register(app: typer.Typer) -> None:
         until_year: int | None = typer.Option(None, "--until", help="Until this Gregorian year (inclusive)."),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json or csv."),  # noqa: B008
         svg: Path | None = typer.Option(None, "--svg", help="Also draw the timeline as SVG into this file."),  # noqa: B008
+        explicit_only: bool = typer.Option(
+            False,
+            "--explicit-only",
+            help="Only dates that name their era: no bare year (四十三年, 是年, 次年) carried over from an "
+            "earlier date.",
+        ),
     ) -> None:
         """Every reign date the witnesses state (康熙五十一年, 雍正元年六月初四日 …; Ming, Southern Ming, 後金
         and earlier eras too), converted to the Gregorian year and day, in date order with its quotation,
-        its witness and section, and the dynasty the era name was read in."""
+        its witness and section, and the dynasty the era name was read in. A bare year after an explicit
+        date in the same section (「康熙四十年…。四十三年，…」, 是年, 次年) is read in that date's era and
+        says so: 「era carried over from 康熙四十年」, the supplied era in 〔〕."""
         if witness is not None and witness not in witness_ids():
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
-        events = dated_timeline(place=place, witness=witness, from_year=from_year, until_year=until_year)
+        events = dated_timeline(
+            place=place,
+            witness=witness,
+            from_year=from_year,
+            until_year=until_year,
+            explicit_only=explicit_only,
+        )
         titles = short_titles()
         if svg is not None:
             where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
@@ -200,5 +229,6 @@ def register(app: typer.Typer) -> None:
         if fmt is Format.csv:
             write_text_output(to_csv(events, titles), None)
             return
-        lines = [*_header(place, witness, len(events), titles), *text_lines(events, titles)]
+        carried = sum(1 for e in events if e.carry is not None)
+        lines = [*_header(place, witness, len(events), titles, carried), *text_lines(events, titles)]
         write_text_output("\n".join(lines), None)

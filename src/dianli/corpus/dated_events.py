@@ -14,6 +14,27 @@ in a transcriber's header is not an event.
 
 An era name several eras bore is read in those begun by the year the witness was compiled, the first
 dynasty of the data's order first (Qing, Southern Ming, 後金, Ming …); the event keeps the others.
+
+**Carried-over eras.** Gazetteers write the era once and then bare years: 「康熙四十年，…建。四十三年，县治
+归诸罗山。四十五年冬，…」. A bare year number (元年 … 六十一年, with the same optional 干支, month and day) is
+read as a date of the era of the explicit date before it only when all of these hold:
+
+- it begins a clause or follows punctuation (so 「每三年」, 「按一年三百六十日」, 「凤山二十五年设学」 are not
+  read) and is not a count: not 一年 (a first year is 元年), and not followed by a counted thing or a span
+  (「三年一修」, 「三年而成」, 「三年之后」, 「三年间」, 「三年以来」 …, :data:`_NOT_A_DATE_AFTER`);
+- an explicit date precedes it in the same section of the same witness, with no section boundary between
+  (an explicit era date that is not a year of its era, such as 「同治十四年」, also ends the carried era, and
+  so does another era named without a year, 「成化間」「康熙初」, or 「國朝」 after an era of another dynasty);
+- the number is a year of that era, and the year is not before the explicit date's year nor after the year
+  the witness was compiled.
+
+「是年」/「其年」 (the year just stated) and 「明年」/「次年」/「翌年」 (the year after it) are read the same way,
+from the last date read in the section. 「本年」 is not: in the witnesses it is the year of a quoted document
+or of an almanac rule (「牛色以本年為法」), not the year just stated.
+
+Such an event says so: ``carry`` is ``"year"``, ``"same-year"`` or ``"next-year"``, ``era_from`` is the
+explicit date as written (``era_from_offset`` where it starts) and its first note reads 「era carried over
+from 康熙四十年」 — the era was supplied by the program, not by the text.
 """
 
 from __future__ import annotations
@@ -22,6 +43,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TYPE_CHECKING
 
 from dianli.calendar.eras import (
     DaySpan,
@@ -34,10 +56,13 @@ from dianli.calendar.eras import (
 )
 from dianli.calendar.ganzhi import BRANCHES, STEMS, day_sexagenary_of_ordinal, year_sexagenary
 from dianli.calendar.reigns import parse_integer_chinese
-from dianli.corpus.clauses import clauses
-from dianli.corpus.normalise import fold_char
+from dianli.corpus.clauses import Clause, clauses
+from dianli.corpus.normalise import fold_char, is_key_char
 from dianli.corpus.witnesses import load_witness, manifest, witness_ids
 from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _NUMBER = "元〇零一二三四五六七八九十百廿卅有"
 _DIGIT = "一二三四五六七八九"
@@ -46,6 +71,27 @@ _MONTHS = {"正": 1, "冬": 11, "腊": 12}
 _DAY = (
     rf"(?P<day>初[{_DIGIT}十]日?|(?:[一二]?十|廿)[{_DIGIT}]?日?|三十日?|卅日?|[{_DIGIT}]日)"
     rf"|(?P<day_ganzhi>{_GANZHI})日?|(?P<first>朔)"
+)
+
+
+CARRY_KINDS = ("year", "same-year", "next-year")
+"""How an event's era was carried over: a bare year number, 「是年」/「其年」, 「明年」/「次年」/「翌年」."""
+
+_RELATIVE = {"是": "same-year", "其": "same-year", "明": "next-year", "次": "next-year", "翌": "next-year"}
+_NOT_A_DATE_AFTER = "一二三四五六七八九十两兩而之间間有余餘矣内內许許来來后後前乃始方未不再中半"
+"""A bare 「N年」 followed by one of these is a count or a span (三年一修, 三年而成, 三年之后, 三年间 …)."""
+_NOT_A_DATE_AFTER_PAIRS = (
+    "以来",
+    "以后",
+    "以前",
+    "以上",
+    "以下",
+    "以内",
+    "以外",
+    "以为",
+    "为期",
+    "为限",
+    "为率",
 )
 
 
@@ -94,7 +140,24 @@ class DatedEvent:
     alternatives: tuple[str, ...] = ()
     """Other readings of the era name, e.g. ``元 至元 (1335–1340)``; empty if the name is not ambiguous."""
     notes: tuple[str, ...] = field(default=())
-    """What did not convert or check: a month the year lacks, a 干支 that disagrees, an alias read."""
+    """What did not convert or check: a month the year lacks, a 干支 that disagrees, an alias read; for a
+    carried-over era first of all 「era carried over from …」."""
+    carry: str | None = None
+    """None where the text names the era; else how it was carried over (:data:`CARRY_KINDS`)."""
+    era_from: str | None = None
+    """The explicit date (as written) whose era a carried-over event continues; None if not carried."""
+    era_from_offset: int | None = None
+    """Where that explicit date starts in the witness's reading text."""
+
+    @property
+    def shown_date(self) -> str:
+        """The date as a reader should see it: :attr:`era_date`, with what the program supplied in 〔〕
+        (〔康熙〕四十三年, 是年〔康熙四十八年〕, 次年〔康熙二十三年〕)."""
+        if self.carry is None:
+            return self.era_date
+        if self.carry == "year":
+            return f"〔{self.era}〕{self.era_date.removeprefix(self.era)}"
+        return f"{self.chinese_text}〔{self.era_date}〕"
 
     @property
     def era_date(self) -> str:
@@ -123,12 +186,66 @@ def _witness_order() -> dict[str, int]:
 @functools.cache
 def _pattern() -> re.Pattern[str]:
     forms = sorted({"".join(fold_char(c) for c in f) for f in era_forms()}, key=len, reverse=True)
-    months = f"十[一二]|正|冬|腊|[{_DIGIT}十]"
     return re.compile(
-        rf"(?P<era>{'|'.join(map(re.escape, forms))})(?P<number>[{_NUMBER}]{{1,6}})[年载]"
+        rf"(?P<era>{'|'.join(map(re.escape, forms))})(?P<number>[{_NUMBER}]{{1,6}})[年载]{_tail()}"
+    )
+
+
+def _tail() -> str:
+    """What may follow a year: its 干支, a month and a day (as :func:`_pattern` reads them)."""
+    months = f"十[一二]|正|冬|腊|[{_DIGIT}十]"
+    return (
         rf"(?:岁次)?(?P<year_ganzhi>{_GANZHI})?"
         rf"(?:(?P<leap>闰)?(?P<month>{months})月(?:{_DAY})?)?"
     )
+
+
+@functools.cache
+def _bare_pattern() -> re.Pattern[str]:
+    """A year without its era on the folded text: a number and 年, or 是/其/明/次/翌 and 年, then the tail.
+    Whether it begins a clause or follows punctuation is checked by :func:`_begins_clause`."""
+    return re.compile(rf"(?:(?P<number>[{_NUMBER}]{{1,6}})|(?P<relative>[{''.join(_RELATIVE)}]))年{_tail()}")
+
+
+_THIS_DYNASTY = ("国朝", "本朝", "皇朝", "我朝", "圣朝")
+"""Words for the witnesses' own dynasty (the first of ``eras.yaml``'s order)."""
+
+
+@functools.cache
+def _mention_pattern() -> re.Pattern[str]:
+    """An era named without a year (「成化間」, 「康熙初」, 「光緒間」) or the witness's own dynasty named
+    (「國朝」) on the folded text: after it a bare year may belong to another era than the carried one."""
+    forms = sorted({"".join(fold_char(c) for c in f) for f in era_forms()}, key=len, reverse=True)
+    return re.compile(
+        rf"(?P<era>{'|'.join(map(re.escape, forms))})(?=[间中初末时])|(?P<dynasty>{'|'.join(_THIS_DYNASTY)})"
+    )
+
+
+def _same_era(mention: re.Match[str], era: Era) -> bool:
+    """Whether a mention names the carried era itself (「光緒間」 after 光緒元年) or, for 「國朝」, its
+    dynasty is the witnesses' own (the first of the data's order)."""
+    if mention.group("dynasty"):
+        return era.dynasty.rank == 0
+    name, _ = era_forms()[_form_of_folded()[mention.group("era")]]
+    return name == era.name
+
+
+def _begins_clause(folded: str, start: int) -> bool:
+    return start == 0 or not is_key_char(folded[start - 1])
+
+
+def _is_count(folded: str, match: re.Match[str]) -> bool:
+    """Whether a bare 「N年」 is a count or span, not a date: 一年 (a first year is 元年), or 年 followed
+    by a counted thing or a span (三年一修, 三年而成, 三年以来 …). A stated month makes it a date."""
+    number = match.group("number")
+    if number is None:
+        return False
+    if number.replace("有", "") in ("一", "〇", "零"):
+        return True
+    if match.group("month") is not None:
+        return False
+    after = folded[match.end() : match.end() + 2]
+    return after[:1] in _NOT_A_DATE_AFTER or after in _NOT_A_DATE_AFTER_PAIRS
 
 
 @functools.cache
@@ -150,22 +267,41 @@ def _span_label(era: Era) -> str:
 
 
 def _read(
-    witness: str, compiled: int, clause_text: str, folded: str, match: re.Match[str]
-) -> tuple[dict[str, object], list[str]] | None:
-    """The fields of one matched date, or None when the year number is not a year of that era."""
-    form = _form_of_folded()[match.group("era")]
-    try:
-        number = _number(match.group("number"))
-        reading = read_era_year(form, number, written_by=compiled)
-    except (OutOfRangeError, UnknownValueError):
-        return None
-    era = reading.era
-    cy = reading.chinese_year
+    witness: str,
+    compiled: int,
+    clause_text: str,
+    folded: str,
+    match: re.Match[str],
+    carried: tuple[Era, int, str] | None = None,
+) -> tuple[dict[str, object], list[str], Era] | None:
+    """The fields of one matched date, its notes and its era, or None when the year number is not a year
+    of that era. ``carried`` is (era, year number, carry note) for a year whose era the text does not
+    name; otherwise the era is read from the match."""
     notes: list[str] = []
-    if (why := alias_note(form)) is not None:
-        notes.append(f"{form} read as {era.name}: {why}")
-    if reading.ambiguous:
-        notes.append(f"{era.name} read as {_span_label(era)}, the first dynasty for this witness's context")
+    alternatives: tuple[Era, ...] = ()
+    if carried is None:
+        form = _form_of_folded()[match.group("era")]
+        try:
+            number = _number(match.group("number"))
+            reading = read_era_year(form, number, written_by=compiled)
+        except (OutOfRangeError, UnknownValueError):
+            return None
+        era = reading.era
+        cy = reading.chinese_year
+        alternatives = reading.alternatives
+        if (why := alias_note(form)) is not None:
+            notes.append(f"{form} read as {era.name}: {why}")
+        if reading.ambiguous:
+            notes.append(
+                f"{era.name} read as {_span_label(era)}, the first dynasty for this witness's context"
+            )
+    else:
+        era, number, carry_note = carried
+        try:
+            cy = era.chinese_year(number)
+        except OutOfRangeError:
+            return None
+        notes.append(carry_note)
     stated_gz = match.group("year_ganzhi")
     if stated_gz and str(year_sexagenary(cy)) != stated_gz:
         notes.append(f"the text's year 干支 {stated_gz} is not {cy}'s {year_sexagenary(cy)}")
@@ -237,62 +373,118 @@ def _read(
         "chinese_year": cy,
         "first_day": exact or (span.first if span else None),
         "last_day": exact or (span.last if span else None),
-        "alternatives": tuple(_span_label(e) for e in reading.alternatives),
+        "alternatives": tuple(_span_label(e) for e in alternatives),
     }
-    return fields, notes
+    return fields, notes, era
+
+
+def _scan(items: Iterable[Clause], compiled: int | None, explicit_only: bool) -> list[DatedEvent]:
+    """The dates of ``items`` (clauses in text order), explicit ones and — unless ``explicit_only`` —
+    those whose era is carried over from the explicit date before them in the same section."""
+    pattern = _pattern()
+    bare = _bare_pattern()
+    written_by = compiled if compiled is not None else 9999
+    out: list[DatedEvent] = []
+    section: str | None = None
+    anchor: tuple[DatedEvent, Era] | None = None  # the explicit date whose era is carried
+    last: DatedEvent | None = None  # the last date read since it: what 是年 and 次年 count from
+    for clause in items:
+        if clause.section != section:
+            section, anchor, last = clause.section, None, None
+        folded = "".join(fold_char(c) for c in clause.text)
+        found: list[tuple[int, str, re.Match[str]]] = [
+            (m.start(), "explicit", m) for m in pattern.finditer(folded)
+        ]
+        if not explicit_only:
+            found += [
+                (m.start(), "bare", m)
+                for m in bare.finditer(folded)
+                if _begins_clause(folded, m.start()) and not _is_count(folded, m)
+            ]
+            found += [(m.start(), "mention", m) for m in _mention_pattern().finditer(folded)]
+            found.sort(key=lambda f: f[0])
+        for _, kind, match in found:
+            carry: str | None = None
+            if kind == "mention":
+                if anchor is not None and not _same_era(match, anchor[1]):
+                    anchor = last = None  # 「成化間」, 「國朝」: the narrative left the carried era
+                continue
+            if kind == "explicit":
+                read = _read(clause.witness, written_by, clause.text, folded, match)
+                if read is None:
+                    anchor = last = None  # an era named but not read: what follows is not its era
+                    continue
+            else:
+                if anchor is None or last is None:
+                    continue
+                origin, era = anchor
+                relative = match.group("relative")
+                if relative is None:
+                    carry, number = "year", _number(match.group("number"))
+                    how = f"the text writes only {clause.text[match.start() : match.end()]}"
+                else:
+                    carry = _RELATIVE[relative]
+                    step = 1 if carry == "next-year" else 0
+                    number = last.year_number + step
+                    which = "the year after the one just stated" if step else "the year just stated"
+                    how = (
+                        f"{clause.text[match.start() : match.start() + 2]} read as {which} ({last.era_date})"
+                    )
+                note = f"era carried over from {origin.chinese_text}: {how}"
+                read = _read(clause.witness, written_by, clause.text, folded, match, (era, number, note))
+                if read is None:
+                    continue
+                year = read[0]["chinese_year"]
+                assert isinstance(year, int)
+                if year < origin.chinese_year or (compiled is not None and year > compiled):
+                    continue
+            fields, notes, era_read = read
+            event = DatedEvent(
+                witness=clause.witness,
+                section=clause.section,
+                quote=clause.text,
+                offset=clause.start + match.start(),
+                clause_kind=clause.kind,
+                notes=tuple(notes),
+                carry=carry,
+                era_from=anchor[0].chinese_text if carry and anchor else None,
+                era_from_offset=anchor[0].offset if carry and anchor else None,
+                **fields,  # type: ignore[arg-type]
+            )
+            out.append(event)
+            if carry is None:
+                anchor = (event, era_read)
+            last = event
+    return out
 
 
 @functools.cache
-def dated_events(witness: str) -> tuple[DatedEvent, ...]:
-    """Every date ``witness`` states, in text order."""
+def dated_events(witness: str, explicit_only: bool = False) -> tuple[DatedEvent, ...]:
+    """Every date ``witness`` states, in text order: with its era named and — unless ``explicit_only`` —
+    carried over from the explicit date before it (see the module docstring)."""
     if witness not in witness_ids():
         raise UnknownValueError("witness", witness, witness_ids())
     compiled = load_witness(witness).info.compiled_year
-    pattern = _pattern()
-    out: list[DatedEvent] = []
-    for clause in clauses(witness):
-        folded = "".join(fold_char(c) for c in clause.text)
-        for match in pattern.finditer(folded):
-            read = _read(witness, compiled, clause.text, folded, match)
-            if read is None:
-                continue
-            fields, notes = read
-            out.append(
-                DatedEvent(
-                    witness=witness,
-                    section=clause.section,
-                    quote=clause.text,
-                    offset=clause.start + match.start(),
-                    clause_kind=clause.kind,
-                    notes=tuple(notes),
-                    **fields,  # type: ignore[arg-type]
-                )
-            )
-    return tuple(out)
+    return tuple(_scan(clauses(witness), compiled, explicit_only))
 
 
-def extract_dates(text: str, written_by: int | None = None) -> tuple[DatedEvent, ...]:
+def events_in_clauses(
+    items: Iterable[Clause], written_by: int | None = None, explicit_only: bool = False
+) -> tuple[DatedEvent, ...]:
+    """The dates of any clauses in text order, read as :func:`dated_events` reads a witness's (a change
+    of ``section`` between two clauses is a section boundary); ``written_by`` is the year they were
+    written: no carried-over year may be after it (default: any)."""
+    return tuple(_scan(items, written_by, explicit_only))
+
+
+def extract_dates(text: str, written_by: int | None = None, carry: bool = False) -> tuple[DatedEvent, ...]:
     """The dates of any string, read as :func:`dated_events` reads a witness's clause (``witness`` and
     ``section`` empty, ``quote`` the whole string); ``written_by`` is the year the text was written
-    (default: any era may be meant)."""
-    found = []
-    folded = "".join(fold_char(c) for c in text)
-    for match in _pattern().finditer(folded):
-        read = _read("", written_by if written_by is not None else 9999, text, folded, match)
-        if read is not None:
-            fields, notes = read
-            found.append(
-                DatedEvent(
-                    witness="",
-                    section="",
-                    quote=text,
-                    offset=match.start(),
-                    clause_kind="text",
-                    notes=tuple(notes),
-                    **fields,  # type: ignore[arg-type]
-                )
-            )
-    return tuple(found)
+    (default: any era may be meant). Only dates that name their era, unless ``carry``: then the string
+    is one section and bare years carry the era of the explicit date before them."""
+    return events_in_clauses(
+        [Clause("", "", 0, len(text), "text", text)], written_by, explicit_only=not carry
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,10 +565,12 @@ def timeline(
     witness: str | None = None,
     from_year: int | None = None,
     until_year: int | None = None,
+    explicit_only: bool = False,
 ) -> tuple[DatedEvent, ...]:
     """The dated events of the witnesses that govern ``place`` (all witnesses if None) — or of ``witness``
     alone — whose Gregorian year lies in ``from_year``..``until_year``, sorted by date. With a place, an
-    event in a section about another unit (a county's temples in a prefectural gazetteer) is left out."""
+    event in a section about another unit (a county's temples in a prefectural gazetteer) is left out.
+    With ``explicit_only``, only the dates that name their era (no carried-over era)."""
     from dianli.places.places import get_place
 
     if witness is not None and witness not in witness_ids():
@@ -393,7 +587,7 @@ def timeline(
     events = [
         e
         for w in chosen
-        for e in dated_events(w)
+        for e in dated_events(w, explicit_only)
         if (from_year is None or e.gregorian_year >= from_year)
         and (until_year is None or e.gregorian_year <= until_year)
         and (unit is None or about_place(e, unit))

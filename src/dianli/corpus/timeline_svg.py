@@ -123,7 +123,9 @@ def timeline_svg(
         exact = event.gregorian_date is not None
         fill = FILLED if exact else "#fff"
         when = event.gregorian_date.isoformat() if event.gregorian_date else str(event.gregorian_year)
-        tip = f"{when} {event.era_date} ({event.dynasty_name}) · {labels.get(event.witness, event.witness)}: {event.quote}"
+        tip = f"{when} {event.shown_date} ({event.dynasty_name}) · {labels.get(event.witness, event.witness)}: {event.quote}"
+        if event.carry is not None:
+            tip += f" · {event.notes[0]}"  # 「era carried over from …」: the program supplied the era
         mark = (
             f'<circle cx="{x:.1f}" cy="{mark_y:.1f}" r="4" fill="{fill}" stroke="{FILLED}" stroke-width="1.5">'
             f"<title>{escape(tip)}</title></circle>"

@@ -205,8 +205,11 @@ async def timeline_view(
     witness: str | None = None,
     from_year: int | None = Query(None, alias="from"),
     until_year: int | None = Query(None, alias="until"),
+    explicit: bool = False,
 ) -> Response:
-    data = await run_in_threadpool(pages.timeline_page, place or None, witness or None, from_year, until_year)
+    data = await run_in_threadpool(
+        pages.timeline_page, place or None, witness or None, from_year, until_year, explicit
+    )
     return render("timeline.html", **data)
 
 

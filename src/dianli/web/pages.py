@@ -194,13 +194,18 @@ def alignment_page(witness: str) -> dict[str, Any]:
 
 
 def timeline_page(
-    place: str | None, witness: str | None, from_year: int | None, until_year: int | None
+    place: str | None,
+    witness: str | None,
+    from_year: int | None,
+    until_year: int | None,
+    explicit_only: bool = False,
 ) -> dict[str, Any]:
-    """The dated events of a place's governing witnesses (or of one witness, or of all), with the SVG."""
+    """The dated events of a place's governing witnesses (or of one witness, or of all), with the SVG;
+    with ``explicit_only`` no bare year whose era is carried over from an earlier date."""
     if witness:
         check_witness(witness)
     unit = get_place(place) if place else None
-    events = dated_timeline(unit.id if unit else None, witness or None, from_year, until_year)
+    events = dated_timeline(unit.id if unit else None, witness or None, from_year, until_year, explicit_only)
     titles = {i.id: i.short_title for i in manifest()}
     where = f" at {unit.name}" if unit else (f" in {titles[witness]}" if witness else "")
     return {
@@ -213,6 +218,8 @@ def timeline_page(
         "titles": titles,
         "witnesses": witness_ids(),
         "svg": dated_events_svg(events, titles, f"dated events{where}"),
+        "explicit_only": explicit_only,
+        "carried": sum(1 for e in events if e.carry is not None),
     }
 
 
