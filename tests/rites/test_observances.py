@@ -76,10 +76,21 @@ def test_governing_witness_is_cited() -> None:
     assert {o.cite.witness for o in taiwan} == {"taiwan-fuzhi-9"}
 
 
+@pytest.mark.parametrize(
+    ("place", "year", "rite", "held"),
+    [("jinjiang", 1830, "dongyue", True), ("fuzhou", 1830, "dongyue", False), ("gamalan", 1852, "huoshen", True),
+     ("taiwan-fu", 1852, "huoshen", False)],
+)  # fmt: skip
+def test_local_cults_are_held_only_where_stated(place: str, year: int, rite: str, held: bool) -> None:
+    assert bool(observances_for(place, year, [rite], include_related=False)) is held
+
+
 def test_open_observances_last_with_reason() -> None:
     occ = observances_for("fuzhou", 1752)
     opened = [o for o in occ if o.day is None]
-    assert {o.rite for o in opened} == {"jiezhao", "guandi", "longshen"}  # 救護 is dated by computed eclipses
+    # 救護 is dated by computed eclipses; 城隍 (prayers, a new official) and 天后 name no day; 東嶽 and
+    # 火神 are scoped to the places whose gazetteers state them (晉江, 噶瑪蘭), so 福州 has neither
+    assert {o.rite for o in opened} == {"jiezhao", "guandi", "longshen", "chenghuang", "tianhou"}
     assert occ[-len(opened) :] == tuple(opened)
     assert all(o.open_reason for o in opened)
     days = [o.day for o in occ if o.day is not None]

@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
             step("checking", 2, 2)
         seconds = time.perf_counter() - started
         counts = tables.counts()
-        console.print(f"wrote {path} ({fmt}, observances of {years}) in {seconds:.1f} s")
+        console.print(f"wrote {path} ({fmt}, observances of {years}) in {seconds:.1f} s", soft_wrap=True)
         width = max(len(t.name) for t in EXPORT_TABLES)
         for schema in EXPORT_TABLES:
             where = f"data/{schema.name}.csv" if fmt == "csv" else "inline"
