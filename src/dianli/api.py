@@ -298,8 +298,10 @@ from dianli.rites.variation_svg import map_svg as variation_map_svg
 from dianli.rites.variation_svg import reading_colour as variation_colour
 from dianli.rites.variation_svg import timeline_svg as variation_timeline_svg
 from dianli.spring_ox.figure import SpringOx, spring_ox
+from dianli.spring_ox.figure import choose_rule as spring_ox_rule_choice
 from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
 from dianli.spring_ox.profiles import load_profile, profile_ids
+from dianli.spring_ox.profiles import rule_ids as spring_ox_rule_ids
 from dianli.spring_ox.report import render_text as spring_ox_text
 from dianli.spring_ox.report import to_json as spring_ox_json
 from dianli.spring_ox.svg import render_svg as spring_ox_svg
@@ -608,6 +610,8 @@ __all__: list[str] = [
     "solar_terms",
     "spring_ox",
     "spring_ox_json",
+    "spring_ox_rule_choice",
+    "spring_ox_rule_ids",
     "spring_ox_svg",
     "spring_ox_text",
     "stem_element",

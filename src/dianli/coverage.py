@@ -26,6 +26,7 @@ from dianli.corpus.normalise import is_key_char
 from dianli.corpus.witnesses import ALIGNMENT_FILE, load_witness, reading_files, witness_ids, witness_info
 from dianli.datafile import parse_model
 from dianli.errors import UnknownValueError
+from dianli.spring_ox.profiles import PATCH_FILE as SPRING_OX_FILE
 
 NOT_PROCEDURAL = ("rites", "data", "not_procedural.yaml")
 EXCLUDED_SECTIONS = ("front", "back")
@@ -96,13 +97,18 @@ def _spans_of(items: Iterator[tuple[str, str, str | None]]) -> dict[str, list[Sp
 
 
 def _folder_files() -> list[Path]:
-    """The YAML files of every witness folder: its readings, its ``alignment.yaml`` and its
-    ``not_procedural.yaml`` (those of the package's folders are also walked with the package)."""
+    """The YAML files of every witness folder: its readings, its ``alignment.yaml``, its
+    ``not_procedural.yaml`` and its ``spring_ox.yaml`` (those of the package's folders are also walked
+    with the package)."""
     out: list[Path] = []
     for w in witness_ids():
         folder = witness_info(w).folder
         out.extend(reading_files(w))
-        out.extend(p for p in (folder / ALIGNMENT_FILE, folder / NOT_PROCEDURAL[-1]) if p.is_file())
+        out.extend(
+            p
+            for p in (folder / ALIGNMENT_FILE, folder / NOT_PROCEDURAL[-1], folder / SPRING_OX_FILE)
+            if p.is_file()
+        )
     return out
 
 

@@ -22,11 +22,6 @@ from dianli.api import (
 from dianli.cli.common import run_guarded, write_text_output
 
 
-class Rule(StrEnum):
-    gazetteer = "gazetteer"
-    almanac = "almanac"
-
-
 class OutputFormat(StrEnum):
     text = "text"
     json = "json"
@@ -48,7 +43,7 @@ def _parse_options(options: list[str]) -> dict[str, str]:
 def _spring_ox(
     year: int,
     place: str | None,
-    rule: Rule,
+    rule: str | None,
     svg: Path | None,
     output_format: OutputFormat,
     clock: str | None,
@@ -59,7 +54,7 @@ def _spring_ox(
     result = spring_ox(
         year,
         place=place,
-        rule=rule.value,
+        rule=rule,
         clock=clock,
         day_source=day_source,
         boundary=boundary,
@@ -85,8 +80,14 @@ def register(app: typer.Typer) -> None:
             typer.Option("--place", "-p", help="Place (id or name) for local time; default fuzhou."),
         ] = None,
         rule: Annotated[
-            Rule, typer.Option("--rule", "-r", help="Rule set: gazetteer or almanac.")
-        ] = Rule.gazetteer,
+            str | None,
+            typer.Option(
+                "--rule",
+                "-r",
+                help="Rule set: gazetteer, almanac or a witness with its own 土牛芒神式 "
+                "(default: at --place, the governing witness's own if it has one, else gazetteer).",
+            ),
+        ] = None,
         svg: Annotated[
             Path | None, typer.Option("--svg", help="Also draw the ox and the god to this SVG file.")
         ] = None,

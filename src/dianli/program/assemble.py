@@ -27,7 +27,7 @@ from dianli.rites.expand import NumberedStep
 from dianli.rites.model import Element
 from dianli.rites.observances import Occurrence, observances_for
 from dianli.rites.resolve import ResolvedRite, preferred_citations, resolve_rite
-from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.figure import choose_rule, spring_ox
 from dianli.spring_ox.profiles import profile_ids
 from dianli.spring_ox.report import render_text as spring_ox_text
 from dianli.spring_ox.svg import render_svg as spring_ox_svg
@@ -365,14 +365,18 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
 def spring_ox_pictures(
     resolved: ResolvedRite, place: PlaceAt, year: int, book: PassageBook
 ) -> tuple[m.SpringOxPicture, ...]:
-    """Both rule sets' pictures when a part of the rite shows the spring ox (``shows: [spring_ox]``)."""
+    """The pictures when a part of the rite shows the spring ox (``shows: [spring_ox]``): the rule set the
+    place takes that year (its governing witness's own, if it states one), then the fixed profiles."""
     if not any("spring_ox" in part.shows for part in resolved.rite.parts):
         return ()
     book.cite(config().exhibits.spring_ox.cite)
     out = []
-    for profile in profile_ids():
+    choice = choose_rule(year, place.id)
+    for profile in dict.fromkeys((choice.rule, *profile_ids())):
         ox = spring_ox(year, place=place.id, rule=profile)
         summary = spring_ox_text(ox).splitlines()[0]
+        if profile == choice.rule and profile not in profile_ids():
+            summary += f" — {choice.reason}"
         out.append(m.SpringOxPicture(rule=profile, summary=summary, svg=spring_ox_svg(ox)))
     return tuple(out)
 

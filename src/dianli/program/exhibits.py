@@ -21,7 +21,8 @@ Summary = Callable[[PlaceAt, int], tuple[str, tuple[str, ...], str]]
 
 
 def spring_ox_summary(place: PlaceAt, year: int) -> tuple[str, tuple[str, ...], str]:
-    """The year's ox and god by the place's rule (the gazetteer's), compact; where the almanac rule differs."""
+    """The year's ox and god by the place's rule (its governing witness's own, else the gazetteer's),
+    compact; where the rule it is compared with differs."""
     rule = config().exhibits.spring_ox
     ox = spring_ox(year, place=place.id)
     r = ox.reading
@@ -36,6 +37,8 @@ def spring_ox_summary(place: PlaceAt, year: int) -> tuple[str, tuple[str, ...], 
             outcome = ox.outcome(attribute)
             bits.append(f"{outcome.label} {outcome.text}")
         lines.append(f"{heading}: " + " · ".join(bits))
+    if ox.base is not None and ox.choice is not None:
+        lines.append(f"the place's own rule: {ox.choice.reason}")
     if ox.differences:
         diff = ", ".join(f"{d.label} {d.other}" for d in ox.differences)
         lines.append(f"the {ox.other_profile} rule differs: {diff}")

@@ -681,7 +681,15 @@ def _merge_spans(spans: Sequence[Span]) -> tuple[Span, ...]:
 
 @functools.cache
 def _all_rules() -> tuple[Rule, ...]:
-    return tuple(rule for key in _rule_keys() if (rule := _evaluate(key)) is not None)
+    return tuple(rule for key in _rule_keys() if (rule := _evaluate(key)) is not None) + _engine_rules()
+
+
+def _engine_rules() -> tuple[Rule, ...]:
+    """Rules of an engine's data that witnesses read differently: the spring ox (``spring_ox.ATTRIBUTE``,
+    from the witnesses' own ``spring_ox.yaml``), filed under the rite that shows it."""
+    from dianli.spring_ox.variation import spring_ox_rules  # it builds on this module: imported late
+
+    return spring_ox_rules()
 
 
 def rule_ids() -> tuple[str, ...]:
@@ -695,9 +703,14 @@ def variation(rule: str | None = None, rite: str | None = None) -> tuple[Rule, .
     if rule is None:
         if rite_id is None:
             return _all_rules()
-        return tuple(r for k in _rule_keys() if k.rite == rite_id and (r := _evaluate(k)) is not None)
+        found_rules = tuple(r for k in _rule_keys() if k.rite == rite_id and (r := _evaluate(k)) is not None)
+        return found_rules + tuple(r for r in _engine_rules() if r.rite == rite_id)
     key = next((k for k in _rule_keys() if k.id == rule and rite_id in (None, k.rite)), None)
-    found = _evaluate(key) if key is not None else None
+    found = (
+        _evaluate(key)
+        if key is not None
+        else next((r for r in _engine_rules() if r.id == rule and rite_id in (None, r.rite)), None)
+    )
     if found is None:
         named = re.split(r"[:.]", rule, maxsplit=1)[0]  # a rule of a known rite: list that rite's rules
         within = rite_id or (named if named in all_rites() else None)

@@ -1,5 +1,9 @@
 """The spring ox and the Mang god of one year at one place by one rule set: every attribute with its
 reason, the readings of the 立春 instant that change an attribute, and where the other rule set differs.
+
+The rule set is the one asked for; else, at a place, the governing witness's own (its ``spring_ox.yaml``)
+if it states one, else :data:`DEFAULT_RULE` — and the result says which and why (:class:`RuleChoice`).
+A witness's rule set is compared with the fixed profile it is built on; a fixed one with the other.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from itertools import product
 
 from dianli.calendar.ganzhi import year_sexagenary
 from dianli.calendar.lunisolar import to_chinese
+from dianli.errors import DianliError
+from dianli.places.governs import governance
 from dianli.places.places import PlaceAt, get_place
 from dianli.spring_ox.lichun import (
     CLOCKS,
@@ -21,8 +27,50 @@ from dianli.spring_ox.lichun import (
     Scenario,
     lichun,
 )
-from dianli.spring_ox.profiles import Evidence, Profile, load_profile, profile_ids
+from dianli.spring_ox.profiles import (
+    Evidence,
+    Profile,
+    base_of,
+    load_profile,
+    profile_ids,
+    stated_attributes,
+    witness_patches,
+)
 from dianli.spring_ox.rules import Outcome, evaluate
+
+DEFAULT_RULE = "gazetteer"
+"""The rule set where none is asked for and no governing witness states its own."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChoice:
+    """Which rule set a place and year take when none is asked for, and why."""
+
+    rule: str
+    governing: str | None
+    """The witness governing the place that year (None when none does)."""
+    reason: str
+
+
+def choose_rule(year: int, place: str) -> RuleChoice:
+    """The governing witness's own rule set at ``place`` in ``year`` if it has one, else the default."""
+    try:
+        ruling = governance(place, year)
+    except DianliError as exc:
+        return RuleChoice(DEFAULT_RULE, None, f"{exc}; the default rule set {DEFAULT_RULE}")
+    if ruling.witness in witness_patches():
+        return RuleChoice(ruling.witness, ruling.witness, f"{ruling.note}; it states its own 土牛芒神式")
+    return RuleChoice(
+        DEFAULT_RULE,
+        ruling.witness,
+        f"{ruling.note}; it states no 土牛芒神式 of its own: the default rule set {DEFAULT_RULE}",
+    )
+
+
+def compared_with(rule: str) -> str:
+    """The rule set a result is compared with: a witness's base, or the other fixed profile."""
+    base = base_of(rule)
+    return base if base != rule else next(p for p in profile_ids() if p != rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +113,16 @@ class SpringOx:
     only_other: tuple[str, ...]
     subtle_points: tuple[str, ...]
     choices: Mapping[str, str]
+    choice: RuleChoice | None = None
+    """Why this rule set, when it was chosen by the place (no rule asked for)."""
+    stated: tuple[str, ...] = ()
+    """For a witness's rule set: the attributes the witness states (the rest are its base's)."""
+
+    @property
+    def base(self) -> str | None:
+        """The fixed profile a witness's rule set is built on (None for a fixed profile)."""
+        base = base_of(self.profile.id)
+        return base if base != self.profile.id else None
 
     def outcome(self, attribute_id: str) -> Outcome:
         for outcome in self.outcomes:
@@ -159,13 +217,16 @@ def _variations(
 def spring_ox(
     year: int,
     place: str | None = None,
-    rule: str = "gazetteer",
+    rule: str | None = None,
     clock: str | None = None,
     day_source: str | None = None,
     boundary: str | None = None,
     choices: Mapping[str, str] | None = None,
 ) -> SpringOx:
-    """The ox and the god of the year that begins at 立春 of Gregorian ``year``."""
+    """The ox and the god of the year that begins at 立春 of Gregorian ``year``, by ``rule`` (a fixed
+    profile or a witness's id); without one, by the place's choice (:func:`choose_rule`) or the default."""
+    choice = choose_rule(year, place) if rule is None and place is not None else None
+    rule = rule if rule is not None else choice.rule if choice is not None else DEFAULT_RULE
     profile = load_profile(rule)
     where = get_place(place or profile.defaults.place, year).nearest(year)
     scenario = Scenario(
@@ -178,7 +239,7 @@ def spring_ox(
     facts = lc.facts(scenario)
     outcomes = evaluate(profile, facts, where.id, chosen)
     readings = tuple(lc.read(s) for s in all_scenarios())
-    other_id = next(p for p in profile_ids() if p != rule)
+    other_id = compared_with(rule)
     other = evaluate(load_profile(other_id), facts, where.id)
     other_by_id = {o.id: o for o in other}
     here_ids = {o.id for o in outcomes}
@@ -203,6 +264,8 @@ def spring_ox(
         only_other=tuple(o.id for o in other if o.id not in here_ids),
         subtle_points=_subtle_points(lc, lc.read(scenario), readings),
         choices=chosen,
+        choice=choice,
+        stated=stated_attributes(rule) if base_of(rule) != rule else (),
     )
 
 

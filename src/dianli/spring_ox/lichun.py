@@ -105,6 +105,17 @@ class Fact:
 
 Facts = dict[str, Fact]
 
+FACT_KEYS: tuple[str, ...] = (
+    "year.number",
+    *(f"{p}.{k}" for p in ("year", "day") for k in ("ganzhi", "stem", "branch", "nayin", "polarity")),
+    "hour.branch",
+    "hour.polarity",
+    "lichun.days_after_new_year",
+    "lichun.lunar_month",
+    "lichun.lunar_day",
+)
+"""The keys of :meth:`Lichun.facts`, known before any year is read (rule files are checked against them)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Reading:
@@ -176,6 +187,11 @@ class Lichun:
         out["lichun.days_after_new_year"] = Fact(
             "lichun.days_after_new_year", days, f"days from 元旦 {self.new_year} to 立春 {reading.day}"
         )
+        lunar = to_chinese(reading.day)
+        out["lichun.lunar_month"] = Fact(
+            "lichun.lunar_month", lunar.month, "lunar month of the 立春 day", display=lunar.month_label
+        )
+        out["lichun.lunar_day"] = Fact("lichun.lunar_day", lunar.day, "lunar day of the 立春 day")
         return out
 
 

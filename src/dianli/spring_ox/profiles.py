@@ -10,25 +10,37 @@ evidence, chosen by id. Rule kinds:
   earlier attribute (``god.robe``), or of the phase that overcomes it;
 * ``cases`` — the first case whose ``when`` matches the facts gives the value;
 * ``first_day_after_term: {term, year_offset, branch}`` — the first day of a branch after a solar term.
+
+Besides the two fixed profiles, a witness folder may hold ``spring_ox.yaml``: the witness's own 土牛式/芒神式
+as a *patch* (:class:`ProfilePatch`) of one fixed profile (``base``). Its attributes replace the base's of
+the same id (in the base's place) or are added after the base's attributes of their part; every other
+attribute is the base's, with the base's evidence. Each patched attribute cites the witness or says why
+not (``assumption``). The patched profile's id is the witness id (:func:`rule_ids`).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 from typing import Any, Literal, Self, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from dianli.corpus.cite import Citation
-from dianli.datafile import load_model, parse_model
+from dianli.corpus.cite import Citation, CitationError, resolve
+from dianli.corpus.witnesses import manifest
+from dianli.datafile import load_model, load_model_path, parse_model
 from dianli.errors import DataError, UnknownValueError
+from dianli.spring_ox.lichun import FACT_KEYS
 
 _PACKAGE = "spring_ox"
 PROFILE_FILES: dict[str, str] = {"gazetteer": "data/gazetteer.yaml", "almanac": "data/almanac.yaml"}
 PHASES_FILE = "data/phases.yaml"
 GLOSSES_FILE = "data/glosses.yaml"
 PARTS = ("ox", "god", "placing", "making")
+PATCH_FILE = "spring_ox.yaml"
+"""In a witness folder: the witness's own spring-ox rule, a patch of a fixed profile."""
+RULE_KINDS = ("value", "colour", "cases", "first_day_after_term")
 
 
 class _Model(BaseModel):
@@ -140,6 +152,16 @@ class Profile(_Model):
         )
 
 
+class ProfilePatch(_Model):
+    """``spring_ox.yaml`` of a witness folder: the witness's own rule as changes to a fixed profile."""
+
+    base: str
+    title: str
+    summary: str
+    notes: tuple[Evidence, ...] = ()
+    attributes: tuple[Attribute, ...] = Field(min_length=1)
+
+
 class Phase(_Model):
     element: str
     colour: str
@@ -181,18 +203,124 @@ def _validate(model: type[M], name: str, data: Any) -> M:
     return parse_model(f"dianli/{_PACKAGE}/{name}", yaml.safe_dump(data, allow_unicode=True), model)
 
 
+def _duplicates(attributes: tuple[Attribute, ...]) -> list[str]:
+    ids = [a.id for a in attributes]
+    return sorted({i for i in ids if ids.count(i) > 1})
+
+
 @cache
 def load_profile(profile_id: str) -> Profile:
-    """The rule set ``gazetteer`` or ``almanac``."""
-    if profile_id not in PROFILE_FILES:
-        raise UnknownValueError("spring-ox rule set", profile_id, PROFILE_FILES)
-    name = PROFILE_FILES[profile_id]
-    profile = load_model(_PACKAGE, name, Profile)
-    ids = [a.id for a in profile.attributes]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    """The rule set ``gazetteer`` or ``almanac``, or a witness's own (its id; see :func:`rule_ids`)."""
+    if profile_id in PROFILE_FILES:
+        name = PROFILE_FILES[profile_id]
+        profile = load_model(_PACKAGE, name, Profile)
+        duplicates = _duplicates(profile.attributes)
+        if duplicates:
+            raise DataError(f"dianli/{_PACKAGE}/{name}: duplicate attribute ids {duplicates}")
+        return profile
+    own = witness_profiles()
+    if profile_id in own:
+        return own[profile_id]
+    raise UnknownValueError("spring-ox rule set", profile_id, rule_ids())
+
+
+def _facts_used(rule: Rule) -> list[tuple[str, str]]:
+    """(where, key) of every fact or attribute a rule reads."""
+    out: list[tuple[str, str]] = []
+    if rule.colour is not None:
+        out.append(("colour.of", rule.colour.of))
+    for i, case in enumerate(rule.cases or ()):
+        out += [(f"cases.{i}.when", key) for key in case.when]
+    return out
+
+
+def _evidence_of(rule: Rule) -> list[Citation]:
+    cites = [rule.cite] if rule.cite is not None else []
+    return cites + [c.cite for c in rule.cases or () if c.cite is not None]
+
+
+def _check_patch(path: Path, witness: str, patch: ProfilePatch) -> None:
+    """Cross-check a witness's patch: its base, its ids, the facts it reads, its evidence and quotes."""
+    if patch.base not in PROFILE_FILES:
+        raise DataError(f"{path}: base: unknown {patch.base!r}; accepted: {', '.join(PROFILE_FILES)}")
+    duplicates = _duplicates(patch.attributes)
     if duplicates:
-        raise DataError(f"dianli/{_PACKAGE}/{name}: duplicate attribute ids {duplicates}")
-    return profile
+        raise DataError(f"{path}: duplicate attribute ids {duplicates}")
+    known = {a.id for a in load_profile(patch.base).attributes} | {a.id for a in patch.attributes}
+    for i, attribute in enumerate(patch.attributes):
+        where = f"{path}: attributes.{i} ({attribute.id})"
+        for rule in (attribute, *attribute.alternatives):
+            for field, key in _facts_used(rule):
+                if key not in FACT_KEYS and not (field == "colour.of" and key in known):
+                    accepted = FACT_KEYS if field != "colour.of" else (*FACT_KEYS, *sorted(known))
+                    raise DataError(
+                        f"{where}: {field}: unknown fact {key!r}; accepted: {', '.join(accepted)}"
+                    )
+        cites = [c for rule in (attribute, *attribute.alternatives) for c in _evidence_of(rule)]
+        if not any(c.witness == witness for c in cites) and attribute.assumption is None:
+            raise DataError(
+                f"{where}: cites no passage of {witness} and gives no assumption; a witness's rule "
+                f"states what the witness says (cite: {{witness: {witness}, quote: ...}}) or says why not"
+            )
+        for cite in cites:
+            try:
+                resolve(cite.witness, cite.quote, cite.section)
+            except CitationError as exc:
+                raise DataError(f"{where}: {exc}") from None
+
+
+def _patched(witness: str, patch: ProfilePatch) -> Profile:
+    """The base profile with the patch's attributes in place (replaced) or after their part (added)."""
+    base = load_profile(patch.base)
+    replacing = {a.id: a for a in patch.attributes}
+    attributes = [replacing.pop(a.id, a) for a in base.attributes]
+    for added in replacing.values():
+        last = max((i for i, a in enumerate(attributes) if a.part == added.part), default=len(attributes) - 1)
+        attributes.insert(last + 1, added)
+    return Profile(
+        id=witness,
+        title=patch.title,
+        summary=patch.summary,
+        defaults=base.defaults,
+        notes=patch.notes + base.notes,
+        attributes=tuple(attributes),
+    )
+
+
+@cache
+def witness_patches() -> dict[str, tuple[Path, ProfilePatch]]:
+    """Every witness's ``spring_ox.yaml`` (witness id → its path and patch), validated and cross-checked."""
+    out: dict[str, tuple[Path, ProfilePatch]] = {}
+    for info in manifest():
+        path = info.folder / PATCH_FILE
+        if not path.is_file():
+            continue
+        if info.id in PROFILE_FILES:
+            raise DataError(f"{path}: witness id {info.id!r} is the name of a fixed rule set")
+        patch = load_model_path(path, ProfilePatch)
+        _check_patch(path, info.id, patch)
+        out[info.id] = (path, patch)
+    return out
+
+
+@cache
+def witness_profiles() -> dict[str, Profile]:
+    """The witnesses' own rule sets, by witness id (the patches applied to their bases)."""
+    return {w: _patched(w, patch) for w, (_, patch) in witness_patches().items()}
+
+
+def base_of(rule_id: str) -> str:
+    """The fixed profile a rule set is built on (itself for a fixed one)."""
+    patches = witness_patches()
+    return patches[rule_id][1].base if rule_id in patches else rule_id
+
+
+def stated_attributes(rule_id: str) -> tuple[str, ...]:
+    """The attribute ids a witness's rule set states itself (all of them for a fixed profile)."""
+    patches = witness_patches()
+    if rule_id in patches:
+        return tuple(a.id for a in patches[rule_id][1].attributes)
+    return tuple(a.id for a in load_profile(rule_id).attributes)
 
 
 @cache
@@ -229,4 +357,10 @@ def check_glosses(glosses: Glosses, where: str) -> Glosses:
 
 
 def profile_ids() -> tuple[str, ...]:
+    """The fixed profiles (``gazetteer``, ``almanac``)."""
     return tuple(PROFILE_FILES)
+
+
+def rule_ids() -> tuple[str, ...]:
+    """Every rule set: the fixed profiles, then each witness with its own ``spring_ox.yaml``."""
+    return (*PROFILE_FILES, *witness_patches())

@@ -68,6 +68,19 @@ def scenario_group_label(scenarios: tuple[Scenario, ...]) -> str:
     return ", ".join(fixed) + (f" ({', '.join(free)})" if free else "")
 
 
+def _choice_lines(result: SpringOx) -> list[str]:
+    """Why this rule set (when the place chose it) and what a witness's own rule set states."""
+    out: list[str] = []
+    if result.choice is not None:
+        out.append(f"rule set chosen for the place and year: {result.choice.rule} — {result.choice.reason}")
+    if result.base is not None:
+        out.append(
+            f"{result.profile.id} states {len(result.stated)} of {len(result.profile.attributes)} attributes; "
+            f"the rest are the {result.base} rule set's"
+        )
+    return out
+
+
 def render_text(result: SpringOx) -> str:
     lc = result.lichun
     out: list[str] = []
@@ -76,6 +89,7 @@ def render_text(result: SpringOx) -> str:
         f"土牛芒神 {result.year} {ysx.name}年 — rule set: {result.profile.id} ({result.profile.title})"
     )
     out.append(f"place: {result.place.name} ({result.place.id}, {result.place.longitude_deg:.2f}°E)")
+    out += _choice_lines(result)
     out.append("")
     out.append("立春")
     if lc.table_day is not None:
@@ -208,4 +222,20 @@ def to_json(result: SpringOx) -> dict[str, Any]:
             "only_other": list(result.only_other),
         },
         "notes": [_evidence_json(e) for e in result.notes],
+        **_choice_json(result),
     }
+
+
+def _choice_json(result: SpringOx) -> dict[str, Any]:
+    """Keys present only for a rule set chosen by the place or built on another (a witness's own)."""
+    out: dict[str, Any] = {}
+    if result.choice is not None:
+        out["rule_choice"] = {
+            "rule": result.choice.rule,
+            "governing_witness": result.choice.governing,
+            "reason": result.choice.reason,
+        }
+    if result.base is not None:
+        out["base_rule"] = result.base
+        out["stated_attributes"] = list(result.stated)
+    return out

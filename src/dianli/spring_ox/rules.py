@@ -58,7 +58,8 @@ class Value:
         if self.colour is not None:
             return self.colour.name
         if isinstance(self.value, dict):
-            fields = {k: v for k, v in self.value.items() if k not in ("text", "gloss")}
+            # a field without a value is no meaning (a comma in an unquoted gloss makes such keys)
+            fields = {k: v for k, v in self.value.items() if k not in ("text", "gloss") and v is not None}
             return repr(sorted(fields.items())) if fields else str(self.value.get("text"))
         return str(self.value)
 

@@ -173,8 +173,8 @@ async def dance(name: str) -> Response:
     return render("dance.html", movement_id=name, srcdoc=page, items=dance_asymmetries(), danced=danced)
 
 
-async def spring_ox_view(year: int = YearQ, place: str | None = None) -> Response:
-    return render("spring_ox.html", **pages.spring_ox_page(_year(year), place or None))
+async def spring_ox_view(year: int = YearQ, place: str | None = None, rule: str | None = None) -> Response:
+    return render("spring_ox.html", **pages.spring_ox_page(_year(year), place or None, rule or None))
 
 
 ALIGN_CLASSES = ("same", "variant", "new", "missing")

@@ -60,6 +60,8 @@ from dianli.api import (
     section_segments,
     sections,
     spring_ox,
+    spring_ox_rule_choice,
+    spring_ox_rule_ids,
     spring_ox_svg,
     spring_ox_text,
     translation_segments,
@@ -173,12 +175,25 @@ def music_page(name: str, witness: str | None = None) -> dict[str, Any]:
     }
 
 
-def spring_ox_page(year: int, place: str | None) -> dict[str, Any]:
+def spring_ox_page(year: int, place: str | None, rule: str | None = None) -> dict[str, Any]:
+    """The asked rule set; else the place's choice first (and why), then the fixed profiles to compare."""
+    if rule is not None and rule not in spring_ox_rule_ids():
+        raise UnknownValueError("rule", rule, spring_ox_rule_ids())
+    choice = spring_ox_rule_choice(year, place) if rule is None and place else None
+    first = rule or (choice.rule if choice else None)
+    rules = [first] if rule else list(dict.fromkeys([*([first] if first else []), *profile_ids()]))
     pictures = []
-    for rule in profile_ids():
-        ox = spring_ox(year, place=place, rule=rule)
-        pictures.append({"rule": rule, "svg": spring_ox_svg(ox), "text": spring_ox_text(ox)})
-    return {"year": year, "place": place, "pictures": pictures}
+    for name in rules:
+        ox = spring_ox(year, place=place, rule=name)
+        pictures.append({"rule": name, "svg": spring_ox_svg(ox), "text": spring_ox_text(ox)})
+    return {
+        "year": year,
+        "place": place,
+        "rule": rule,
+        "rules": spring_ox_rule_ids(),
+        "choice": choice.reason if choice else None,
+        "pictures": pictures,
+    }
 
 
 def check_witness(witness: str) -> str:

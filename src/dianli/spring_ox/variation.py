@@ -1,0 +1,202 @@
+"""The spring-ox attributes that witnesses read differently, as rules of the corpus variation
+(:mod:`dianli.rites.variation`): id ``spring_ox.ATTRIBUTE`` (``spring_ox.god.height``), one reading per
+distinct rule, with the witnesses that state it, those that follow it, and where and when it is in force.
+
+A unit in a year takes the rule set :func:`dianli.spring_ox.figure.choose_rule` gives: its governing
+witness's own (``spring_ox.yaml``) if it has one, else the default (the gazetteer rule, in the words of the
+witness it cites). Readings are compared by what they mean, not by their wording: a fixed value by its
+structured fields (``length_cun`` …) or else its text, a colour by what it is taken from, cases by which
+facts give which value (five pairs of stems and ten single stems giving the same directions are one
+reading). The fixed almanac profile is no witness and is in force nowhere: it takes no part.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+from dianli.corpus.cite import Citation
+from dianli.corpus.witnesses import witness_ids
+from dianli.rites.load import all_rites
+from dianli.rites.variation import NONE_TEXT, Reading, Rule, Span
+from dianli.rites.variation import _stretches as stretches
+from dianli.spring_ox.figure import DEFAULT_RULE
+from dianli.spring_ox.profiles import Attribute, Comparison, Profile, load_profile, witness_patches
+
+RULE_PREFIX = "spring_ox."
+KIND = "spring_ox"
+SHOWS = "spring_ox"
+"""A rite part's ``shows`` entry that shows the spring ox: the rules are filed under its rite."""
+
+
+def _value_meaning(value: Any) -> str:
+    if isinstance(value, dict):
+        fields = {k: v for k, v in value.items() if k not in ("text", "gloss") and v is not None}
+        return repr(sorted(fields.items())) if fields else str(value.get("text"))
+    return str(value)
+
+
+def _value_text(value: Any) -> str:
+    return str(value.get("text", value)) if isinstance(value, dict) else str(value)
+
+
+def _condition(condition: list[str] | Comparison) -> str:
+    if isinstance(condition, Comparison):
+        return " ".join(f"{op} {v}" for op, v in condition.model_dump(exclude_none=True).items())
+    return "、".join(condition)
+
+
+def meaning(attribute: Attribute) -> tuple[str, str]:
+    """(what the rule means, how to show it) for an attribute's primary reading."""
+    if attribute.colour is not None:
+        via = "overcoming" if attribute.colour.via == "overcomer" else "of"
+        text = f"colour {via} {attribute.colour.of}"
+        return text, text
+    if attribute.first_day_after_term is not None:
+        rule = attribute.first_day_after_term
+        text = f"first {rule.branch} day after {rule.term} (year {rule.year_offset:+d})"
+        return text, text
+    if attribute.cases is not None:
+        groups: dict[tuple[str, str], list[str]] = {}
+        shown: dict[tuple[str, str], str] = {}
+        for case in attribute.cases:
+            single = len(case.when) == 1 and not isinstance(next(iter(case.when.values())), Comparison)
+            if single:
+                ((fact, values),) = case.when.items()
+                assert isinstance(values, list)
+                key = (fact, _value_meaning(case.value))
+                groups.setdefault(key, []).extend(values)
+            else:
+                cond = "; ".join(f"{f} {_condition(c)}" for f, c in case.when.items())
+                key = (cond, _value_meaning(case.value))
+                groups.setdefault(key, [])
+            shown.setdefault(key, _value_text(case.value))
+        means = repr(sorted((fact, value, tuple(sorted(set(v)))) for (fact, value), v in groups.items()))
+        words = " · ".join(
+            f"{shown[k]} ({'、'.join(dict.fromkeys(v)) if v else k[0]})" for k, v in groups.items()
+        )
+        return means, words
+    return _value_meaning(attribute.value), _value_text(attribute.value)
+
+
+def _citations(attribute: Attribute) -> tuple[Citation, ...]:
+    cites = [attribute.cite, *(c.cite for c in attribute.cases or ())]
+    return tuple(dict.fromkeys(c for c in cites if c is not None))
+
+
+@functools.cache
+def _rite() -> tuple[str, str]:
+    """The rite that shows the spring ox (its id and first name), from the rites data."""
+    for rite in all_rites().values():
+        if any(SHOWS in part.shows for part in rite.parts):
+            return rite.id, rite.names.classical[0]
+    return "", ""  # pragma: no cover - the data has one
+
+
+def _rule_sets() -> dict[str, Profile]:
+    """The rule sets that can be in force: the default, and every witness's own."""
+    return {name: load_profile(name) for name in (DEFAULT_RULE, *witness_patches())}
+
+
+@functools.cache
+def spring_ox_rules() -> tuple[Rule, ...]:
+    """Every spring-ox attribute read differently by the rule sets in force somewhere, as variation rules."""
+    sets = _rule_sets()
+    in_force: dict[str, list[Span]] = {name: [] for name in sets}
+    followers: dict[str, list[str]] = {name: [] for name in sets}
+    for stretch in stretches():
+        name = stretch.witness if stretch.witness in sets else DEFAULT_RULE
+        if name != stretch.witness and stretch.witness not in followers[name]:
+            followers[name].append(stretch.witness)
+        in_force[name].append(
+            Span(
+                place=stretch.place,
+                name=stretch.at.name,
+                witness=stretch.witness,
+                unit=stretch.unit,
+                unit_name=stretch.unit_name,
+                from_year=stretch.from_year,
+                until_year=stretch.until_year,
+                stands_in=stretch.stands_in,
+                source=stretch.source,
+            )
+        )
+    ids = list(dict.fromkeys(a.id for profile in sets.values() for a in profile.attributes))
+    rite_id, rite_name = _rite()
+    out: list[Rule] = []
+    for attribute_id in ids:
+        readings = _readings(attribute_id, sets, in_force, followers)
+        if len(readings) > 1:
+            label = next(a for p in sets.values() for a in p.attributes if a.id == attribute_id)
+            out.append(
+                Rule(
+                    id=RULE_PREFIX + attribute_id,
+                    rite=rite_id,
+                    rite_name=rite_name,
+                    kind=KIND,
+                    label=f"{label.label} {label.gloss}",
+                    readings=tuple(readings),
+                )
+            )
+    return tuple(out)
+
+
+def _readings(
+    attribute_id: str,
+    sets: dict[str, Profile],
+    in_force: dict[str, list[Span]],
+    followers: dict[str, list[str]],
+) -> list[Reading]:
+    found: dict[str, dict[str, Any]] = {}
+    for name, profile in sets.items():
+        attribute = next((a for a in profile.attributes if a.id == attribute_id), None)
+        means, words = meaning(attribute) if attribute is not None else ("", NONE_TEXT)
+        item = found.setdefault(
+            means,
+            {
+                "words": words,
+                "stating": [],
+                "following": [],
+                "cites": [],
+                "assumptions": [],
+                "spans": [],
+                "paths": [],
+            },
+        )
+        cites = _citations(attribute) if attribute is not None else ()
+        stating = list(dict.fromkeys(c.witness for c in cites))
+        item["stating"] += [w for w in stating if w not in item["stating"]]
+        item["following"] += [w for w in [name, *followers[name]] if w not in stating and w in _witnesses()]
+        item["cites"] += [c for c in cites if c not in item["cites"]]
+        if attribute is not None and attribute.assumption and not cites:
+            item["assumptions"].append(attribute.assumption.strip())
+        item["spans"] += in_force[name]
+        if attribute is not None:
+            item["paths"].append(f"{name}:{attribute_id}")
+    ordered = sorted(
+        found.items(), key=lambda kv: (min((s.from_year for s in kv[1]["spans"]), default=10_000), kv[0])
+    )
+    return [
+        Reading(
+            number=number,
+            value=item["words"],
+            witnesses=tuple(item["stating"]),
+            followers=tuple(w for w in dict.fromkeys(item["following"]) if w not in item["stating"]),
+            citations=tuple(item["cites"]),
+            assumptions=tuple(dict.fromkeys(item["assumptions"])),
+            scope="",
+            paths=tuple(item["paths"]),
+            spans=_sorted(item["spans"]),
+        )
+        for number, (_, item) in enumerate(ordered, start=1)
+    ]
+
+
+@functools.cache
+def _witnesses() -> frozenset[str]:
+    return frozenset(witness_ids())
+
+
+def _sorted(spans: Sequence[Span]) -> tuple[Span, ...]:
+    return tuple(sorted(spans, key=lambda s: (s.place, s.from_year)))
