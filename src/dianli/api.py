@@ -131,6 +131,7 @@ from dianli.dance.notation import (
     RankClause,
     dance_witnesses,
 )
+from dianli.dance.notation import Movement as DanceMovement
 from dianli.dance.notation import emendations as dance_emendations
 from dianli.dance.notation import movement as dance_movement
 from dianli.dance.notation import movements as dance_movements
@@ -139,7 +140,14 @@ from dianli.dance.notation import parse_movement as parse_dance
 from dianli.dance.pose import FigureState
 from dianli.dance.timing import character_timing as dance_timing
 from dianli.dance.vocabulary import vocabulary as dance_vocabulary
-from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
+from dianli.errors import (
+    DataError,
+    DianliError,
+    OutOfRangeError,
+    OutputPathError,
+    QingRuleEndedError,
+    UnknownValueError,
+)
 from dianli.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
 from dianli.layout.altar import altar_plan_svg, offering_table_svg
 from dianli.layout.figures import LayoutFigure, layout_figures
@@ -343,6 +351,7 @@ __all__: list[str] = [
     "DanceAsymmetry",
     "DanceAudio",
     "DanceFormation",
+    "DanceMovement",
     "DataError",
     "DateClause",
     "DateSource",
@@ -378,6 +387,7 @@ __all__: list[str] = [
     "Observance",
     "Occurrence",
     "OutOfRangeError",
+    "OutputPathError",
     "Period",
     "Phase",
     "Place",

@@ -43,6 +43,20 @@ class OutOfRangeError(DianliError, ValueError):
         super().__init__(f"{kind} {value!r} is out of range; valid: {valid}")
 
 
+class OutputPathError(DianliError):
+    """An output file that cannot be written (a missing folder, no permission, a directory …).
+
+    The message names the path and the system's reason, and says what is accepted.
+    """
+
+    ACCEPTED = "a file path in an existing, writable folder"
+
+    def __init__(self, path: object, reason: OSError) -> None:
+        self.path = str(path)
+        self.reason = reason.strerror or str(reason)
+        super().__init__(f"cannot write {self.path}: {self.reason}; accepted: {self.ACCEPTED}")
+
+
 class DataError(DianliError):
     """Package data that does not validate: the message names the file and the element."""
 

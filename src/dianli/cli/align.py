@@ -20,7 +20,7 @@ from dianli.api import (
     measure_alignment,
     witness_ids,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import run_guarded, write_file, write_text_output
 
 
 class Format(StrEnum):
@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
             write_text_output(alignment_draft(result), draft)
         if write:
             target = next(i.folder for i in manifest() if i.id == witness) / ALIGNMENT_FILE
-            target.write_text(alignment_file(result), encoding="utf-8")
+            write_file(target, alignment_file(result))
             print(f"wrote {target}", file=sys.stderr)
         if fmt is Format.json:
             write_text_output(json.dumps(alignment_data(result, measured), ensure_ascii=False, indent=1), out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.text import Text
 
-from dianli.api import Citation, load_witness, section_defs
+from dianli.api import Citation, DianliError, UnknownValueError, load_witness, section_defs, witness_ids
 from dianli.cli.common import console, run_guarded
 
 
@@ -17,7 +17,16 @@ def cite(
     context: int = typer.Option(40, "--context", "-c", min=0, max=1000, help="Characters of context."),
 ) -> None:
     """Find a quotation in a witness and print it with its context, section and offsets."""
-    resolved = Citation(witness=witness, quote=quote, section=section).resolve()
+    if witness not in witness_ids():
+        raise UnknownValueError("witness", witness, witness_ids(), "see `dianli texts list`")
+    try:
+        citation = Citation(witness=witness, quote=quote, section=section)
+    except ValueError as exc:  # the model refuses a quote with nothing to compare
+        raise DianliError(
+            f"quote {quote!r} has no characters to compare; accepted: words of the witness in either "
+            "script, with at least one character that is not punctuation or a space"
+        ) from exc
+    resolved = citation.resolve()
     before, passage, after = resolved.context(context)
     title = section_defs()[resolved.section.id].title
     info = load_witness(witness).info

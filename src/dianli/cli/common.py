@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from dianli.api import DianliError
+from dianli.api import DianliError, OutputPathError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -35,10 +37,43 @@ def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+@contextmanager
+def writing_to(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Turn an OSError raised while writing ``path`` into an :class:`OutputPathError` naming it."""
+    try:
+        yield
+    except OSError as exc:
+        raise OutputPathError(path, exc) from exc
+
+
+def check_output_path(path: str | os.PathLike[str]) -> None:
+    """Fail early, before slow work, when ``path`` cannot be written (its folder is missing or read-only)."""
+    target = os.fspath(path)
+    if target == "-":
+        return
+    folder = os.path.dirname(os.path.abspath(target)) or "."
+    if os.path.isdir(target):
+        raise OutputPathError(target, IsADirectoryError(21, "Is a directory"))
+    if not os.path.isdir(folder):
+        raise OutputPathError(target, FileNotFoundError(2, f"folder {folder} does not exist"))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputPathError(target, PermissionError(13, f"folder {folder} is not writable"))
+
+
+def write_file(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to the file ``path``; an unwritable path is an OutputPathError."""
+    with writing_to(path):
+        if isinstance(data, bytes):
+            with open(path, "wb") as binary:
+                binary.write(data)
+        else:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(data)
+
+
 def write_text_output(text: str, out: str | None) -> None:
     """Print to stdout, or write to the file ``out`` (a path the user gave; '-' means stdout)."""
     if out is None or out == "-":
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    with open(out, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    write_file(out, text)

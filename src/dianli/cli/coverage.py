@@ -24,7 +24,14 @@ def register(app: typer.Typer) -> None:
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
-        for wit in [witness] if witness else witness_ids():
+        wits = [witness] if witness else list(witness_ids())
+        if section is not None:
+            sections = list(dict.fromkeys(f.section for w in wits for f in section_figures(w)))
+            if section not in sections:
+                from dianli.api import UnknownValueError
+
+                raise UnknownValueError("section", section, sections)
+        for wit in wits:
             table = Table("section", "covered", "total", "%", title=f"{wit} (target {TARGET_PERCENT:.0f}%)")
             for f in section_figures(wit):
                 if section and f.section != section:

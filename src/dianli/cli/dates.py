@@ -15,6 +15,7 @@ from dianli.api import (
     CALENDAR_LAST_YEAR,
     RITE_FIRST_YEAR,
     DayInfo,
+    DianliError,
     Occurrence,
     OutOfRangeError,
     Place,
@@ -31,7 +32,7 @@ from dianli.api import (
     provincial_time,
     to_ical,
 )
-from dianli.cli.common import console, run_guarded
+from dianli.cli.common import check_output_path, console, run_guarded, write_file
 
 FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, CALENDAR_LAST_YEAR
 
@@ -191,10 +192,21 @@ def calendar_command(
             raise OutOfRangeError("--from/--to", f"{year_from}..{year_to}", "--from not after --to")
         years = list(range(year_from, year_to + 1))
     else:
-        raise OutOfRangeError("year", None, "give YEAR, or both --from Y1 and --to Y2")
+        if year_from is not None:
+            given = f"--from {year_from} without --to"
+        elif year_to is not None:
+            given = f"--to {year_to} without --from"
+        else:
+            given = "no year given"
+        raise DianliError(
+            f"calendar needs a year ({given}); accepted: YEAR, or both --from Y1 and --to Y2, "
+            f"each in {FIRST_YEAR}..{LAST_YEAR}"
+        )
     for y in (years[0], years[-1]):
         if not FIRST_YEAR <= y <= LAST_YEAR:
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
+    if ics is not None:
+        check_output_path(ics)
     # a name means the unit that bore it in the first year
     place = get_place(place_name, years[0]) if place_name is not None else default_place()
     overrides = parse_authority_days(days or (), len(years), parse_day)
@@ -209,7 +221,7 @@ def calendar_command(
     else:
         results.append((years[0], observances_for(place, years[0], rites, overrides, related, witness)))
     if ics is not None:
-        ics.write_bytes(to_ical((o for _, occ in results for o in occ), place))
+        write_file(ics, to_ical((o for _, occ in results for o in occ), place))
     if output_format is OutputFormat.json:
         records = [dict(occurrence_record(o, place), year=y) for y, occ in results for o in occ]
         console.print_json(json.dumps(records, ensure_ascii=False))

@@ -14,7 +14,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
-from dianli.cli.common import err_console, run_guarded, write_text_output
+from dianli.cli.common import err_console, run_guarded, write_file, write_text_output, writing_to
 
 CLASSES = ("same", "variant", "new", "missing")
 
@@ -119,16 +119,17 @@ def register(app: typer.Typer) -> None:
                 progress=lambda _w: bar.advance(task),
             )
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
+            with writing_to(out):
+                out.mkdir(parents=True, exist_ok=True)
             for r in run.results:
                 data = json.dumps(r.report, ensure_ascii=False, indent=1)
-                (out / f"{r.witness}.alignment.json").write_text(data, encoding="utf-8")
-                (out / f"{r.witness}.draft.yaml").write_text(r.draft, encoding="utf-8")
-            (out / "summary.csv").write_text(_csv(run), encoding="utf-8")
+                write_file(out / f"{r.witness}.alignment.json", data)
+                write_file(out / f"{r.witness}.draft.yaml", r.draft)
+            write_file(out / "summary.csv", _csv(run))
             err_console.print(f"wrote {len(run.results) * 2 + 1} files to {out}")
         if write:
             for r in run.results:
-                (Path(r.folder) / ALIGNMENT_FILE).write_text(r.alignment_yaml, encoding="utf-8")
+                write_file(Path(r.folder) / ALIGNMENT_FILE, r.alignment_yaml)
             err_console.print(f"wrote {ALIGNMENT_FILE} in {len(run.results)} witness folders")
         if fmt is Format.json:
             summary = {

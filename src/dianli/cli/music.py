@@ -30,7 +30,7 @@ from dianli.api import (
     score_witness,
     score_witnesses,
 )
-from dianli.cli.common import console, run_guarded, write_text_output
+from dianli.cli.common import check_output_path, console, run_guarded, write_text_output, writing_to
 from dianli.cli.places import wrap
 
 SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
@@ -137,13 +137,15 @@ def _findings(as_json: bool) -> None:
 
 def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None) -> None:
     path = out or f"dacheng.{fmt}"
+    check_output_path(path)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("大成樂 suite", total=None)
 
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        result = render_suite(fmt, path, timing, tuning, step, witness)
+        with writing_to(path):
+            result = render_suite(fmt, path, timing, tuning, step, witness)
     if path == "-":
         write_text_output(result, None)
     else:
@@ -223,7 +225,9 @@ def register(app: typer.Typer) -> None:
                 "movement", target, (*accepted_movement_names(), *SUBCOMMANDS), hint
             ) from exc
         path = out or ("-" if fmt == "json" else f"{info.id}.{fmt}")
-        result = render_movement(info.id, fmt, path, timing, tun, witness)
+        check_output_path(path)
+        with writing_to(path):
+            result = render_movement(info.id, fmt, path, timing, tun, witness)
         if path == "-":
             write_text_output(result, None)
         else:

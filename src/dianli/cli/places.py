@@ -35,7 +35,7 @@ from dianli.api import (
     qing_rule_ends,
     reign_year,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import run_guarded, write_file, write_text_output
 
 GAP = 1
 """Spaces between two columns of a text table."""
@@ -277,9 +277,7 @@ def places_command(
     if svg is not None:
         if year is None:
             raise DianliError(f"--svg {svg} needs --year Y as well: the map shows the units of one year")
-        svg.write_text(
-            places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"), encoding="utf-8"
-        )
+        write_file(svg, places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"))
     width = shutil.get_terminal_size((80, 24)).columns
     if fmt is Format.json:
         if year is not None:

@@ -18,7 +18,7 @@ from dianli.api import (
     render_all_audio,
     render_booklet,
 )
-from dianli.cli.common import err_console, run_guarded
+from dianli.cli.common import err_console, run_guarded, write_file, writing_to
 
 FORMATS = ("html", "json")
 
@@ -56,14 +56,15 @@ def program(
         raise UnknownValueError("format", fmt, FORMATS)
     prog = assemble_program(rite, place, year, season=season, witness=witness)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    with writing_to(folder):
+        folder.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
         path = folder / booklet_name(prog, "json")
-        path.write_text(program_json(prog), encoding="utf-8")
+        write_file(path, program_json(prog))
     else:
         audio = {} if no_audio else _audio([c.movement for c in prog.music])
         path = folder / booklet_name(prog, "html")
-        path.write_text(render_booklet(prog, audio=audio), encoding="utf-8")
+        write_file(path, render_booklet(prog, audio=audio))
     typer.echo(str(path))
 
 

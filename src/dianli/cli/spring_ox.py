@@ -19,7 +19,7 @@ from dianli.api import (
     spring_ox_svg,
     spring_ox_text,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import check_output_path, run_guarded, write_file, write_text_output
 
 
 class OutputFormat(StrEnum):
@@ -51,6 +51,8 @@ def _spring_ox(
     boundary: str | None,
     option: list[str],
 ) -> None:
+    if svg is not None:
+        check_output_path(svg)
     result = spring_ox(
         year,
         place=place,
@@ -65,7 +67,7 @@ def _spring_ox(
     else:
         write_text_output(spring_ox_text(result), None)
     if svg is not None:
-        svg.write_text(spring_ox_svg(result), encoding="utf-8")
+        write_file(svg, spring_ox_svg(result))
         typer.echo(f"picture written to {svg}", err=True)
 
 

@@ -20,7 +20,7 @@ from dianli.api import (
     manifest,
     witness_ids,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import run_guarded, write_file, write_text_output
 from dianli.cli.places import display_width, wrap
 
 WIDTH = 80
@@ -206,9 +206,7 @@ def register(app: typer.Typer) -> None:
         titles = short_titles()
         if svg is not None:
             where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
-            svg.write_text(
-                dated_events_svg(events, titles, f"dated events{where}", link=False), encoding="utf-8"
-            )
+            write_file(svg, dated_events_svg(events, titles, f"dated events{where}", link=False))
         if fmt is Format.json:
             data = {
                 "place": get_place(place).id if place else None,

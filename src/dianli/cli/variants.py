@@ -27,7 +27,7 @@ from dianli.api import (
     variation_record,
     variation_timeline_svg,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import run_guarded, write_file, write_text_output
 from dianli.cli.places import display_width, wrap
 
 LABEL = 11
@@ -187,9 +187,9 @@ def variants_command(
         )
     rules = variation(rule, rite)
     if svg_timeline is not None:
-        svg_timeline.write_text(variation_timeline_svg(rules[0]), encoding="utf-8")
+        write_file(svg_timeline, variation_timeline_svg(rules[0]))
     if svg_map is not None and year is not None:
-        svg_map.write_text(variation_map_svg(rules[0], year), encoding="utf-8")
+        write_file(svg_map, variation_map_svg(rules[0], year))
     if fmt is Format.json:
         write_text_output(json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out)
     elif fmt is Format.csv:

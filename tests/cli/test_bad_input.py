@@ -1,0 +1,55 @@
+"""Bad input ends in one clear error naming the bad value and what is accepted: exit 2, no traceback."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from dianli.cli.app import app
+
+runner = CliRunner()
+
+CASES = [
+    # (arguments, the bad value the message must name, a word the accepted list must contain)
+    (["spring-ox", "1752", "--svg", "/nonexistent/dir/ox.svg"], "/nonexistent/dir/ox.svg", "writable folder"),
+    (["calendar", "1752", "--ics", "/nonexistent/x.ics"], "/nonexistent/x.ics", "writable folder"),
+    (["music", "寧平", "-o", "/nonexistent/a.wav"], "/nonexistent/a.wav", "writable folder"),
+    (["dance", "寧平", "--html", "/nonexistent/a.html"], "/nonexistent/a.html", "writable folder"),
+    (["dance", "寧平", "--out", "/nonexistent/a.txt"], "/nonexistent/a.txt", "writable folder"),
+    (["music", "寧平", "-o", "/"], "/", "writable folder"),
+    (["cite", "nope-witness", "文廟"], "nope-witness", "taiwan-fuzhi-9"),
+    (["cite", "taiwan-fuzhi-9", ""], "quote ''", "either script"),
+    (["cite", "taiwan-fuzhi-9", "，。"], "，。", "either script"),
+    (["coverage", "--section", "nope"], "nope", "xianshi"),
+    (["dance", "迎神"], "迎神", "初獻 (chuxian)"),
+    (["dance", "望瘞"], "望瘞", "終獻 (zhongxian)"),
+    (["calendar"], "no year given", "--from Y1 and --to Y2"),
+    (["calendar", "--from", "1750"], "--from 1750 without --to", "1644"),
+]
+
+
+def _flat(text: str) -> str:
+    """The output with rich's line wrapping undone."""
+    return re.sub(r"\s*\n\s*", " ", text)
+
+
+@pytest.mark.parametrize(("args", "bad", "accepted"), CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_input_is_one_clear_error(args: list[str], bad: str, accepted: str) -> None:
+    result = runner.invoke(app, args)
+    output = _flat(result.output)
+    assert result.exit_code == 2, output
+    assert "Traceback" not in output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "error:" in output
+    assert bad in output
+    listed = output.split("accepted:", 1)[1].strip() if "accepted:" in output else ""
+    assert listed and not listed.startswith((";", ".", ",")), output
+    assert accepted in listed
+
+
+def test_not_danced_is_said_as_such() -> None:
+    output = _flat(runner.invoke(app, ["dance", "迎神"]).output)
+    assert "not danced (有樂無舞)" in output
+    assert "unknown movement" not in output
