@@ -365,28 +365,18 @@ def _altar_rows(altar: Altar) -> Iterator[Row]:
         "material": None,
         "notes": None,
     }
-    for offering in altar.offerings:
-        yield {
-            **head,
-            **empty,
-            "kind": "offering",
-            "what": offering.vessel,
-            "count": offering.count,
-            "contents": list(offering.contents),
-            "position": offering.position,
-            "_element": offering,
-        }
-    for item in altar.items:
-        yield {
-            **head,
-            **empty,
-            "kind": "item",
-            "what": item.vessel,
-            "count": item.count,
-            "contents": list(item.contents),
-            "position": item.position,
-            "_element": item,
-        }
+    for kind, entries in (("offering", altar.offerings), ("item", altar.items)):
+        for entry in entries:  # vessels with their contents, and other items: one shape
+            yield {
+                **head,
+                **empty,
+                "kind": kind,
+                "what": entry.vessel,
+                "count": entry.count,
+                "contents": list(entry.contents),
+                "position": entry.position,
+                "_element": entry,
+            }
     for silk in altar.silk:
         yield {
             **head,
