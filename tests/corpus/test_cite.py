@@ -81,6 +81,15 @@ def test_section_narrows_the_search() -> None:
     assert narrowed.section.id.startswith("shanchuan")
 
 
+@pytest.mark.parametrize("quote", ["zzzz", "xyz123"])
+def test_a_quote_sharing_nothing_names_no_arbitrary_passage(quote: str) -> None:
+    """Nothing in common: no 'closest passage' (it used to be the first window, a catalogue id)."""
+    with pytest.raises(CitationError) as info:
+        resolve("taiwan-fuzhi-9", quote)
+    assert info.value.closest == ""
+    assert "no passage shares two characters with it" in str(info.value)
+
+
 def test_unresolvable_quote_names_witness_and_closest_passage() -> None:
     with pytest.raises(CitationError) as info:
         resolve("taiwan-fuzhi-9", "大鐘即銅鐘以鐵鑄造")

@@ -26,9 +26,8 @@ class CitationError(DianliError, LookupError):
         self.quote = quote
         self.closest = closest
         where = f" in section {section!r}" if section else ""
-        super().__init__(
-            f"quote {quote!r} not found in witness {witness!r}{where}; closest passage: {closest!r}"
-        )
+        near = f"closest passage: {closest!r}" if closest else "no passage shares two characters with it"
+        super().__init__(f"quote {quote!r} not found in witness {witness!r}{where}; {near}")
 
 
 class Citation(BaseModel):
@@ -127,7 +126,8 @@ def resolve(witness: str, quote: str, section: str | None = None) -> ResolvedCit
 
 
 def closest_passage(witness: str, quote: str) -> str:
-    """The passage of the witness most like the quote (most shared character bigrams in a window)."""
+    """The passage of the witness most like the quote (most shared character bigrams in a window), or ""
+    when no window shares any (the first window would be an arbitrary passage, such as a catalogue id)."""
     norm = load_witness(witness).norm
     needle = fold(quote)
     if not needle or not norm.key:
@@ -141,5 +141,7 @@ def closest_passage(witness: str, quote: str) -> str:
         score = sum(1 for g in grams if g in window)
         if score > best_score:
             best_at, best_score = at, score
+    if best_score <= 0:
+        return ""
     t0, t1 = norm.text_span_of_key(best_at, min(len(norm.key), best_at + width))
     return norm.text[t0:t1]
