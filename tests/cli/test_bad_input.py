@@ -23,8 +23,8 @@ CASES = [
     (["cite", "taiwan-fuzhi-9", ""], "quote ''", "either script"),
     (["cite", "taiwan-fuzhi-9", "，。"], "，。", "either script"),
     (["coverage", "--section", "nope"], "nope", "xianshi"),
-    (["dance", "迎神"], "迎神", "初獻 (chuxian)"),
-    (["dance", "望瘞"], "望瘞", "終獻 (zhongxian)"),
+    (["dance", "迎神"], "迎神", "初獻 寧平 (chuxian)"),
+    (["dance", "望瘞"], "望瘞", "終獻 景平 (zhongxian)"),
     (["calendar"], "no year given", "--from Y1 and --to Y2"),
     (["calendar", "--from", "1750"], "--from 1750 without --to", "1644"),
 ]

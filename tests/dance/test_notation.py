@@ -76,7 +76,7 @@ def test_movement_names_in_either_script(name: str, expected: str) -> None:
 def test_unknown_movement_names_the_value_and_the_accepted() -> None:
     with pytest.raises(UnknownValueError, match="迎神") as info:
         dance_movement("迎神")
-    assert "chuxian" in str(info.value) and "寧平" in str(info.value)
+    assert "chuxian" in str(info.value) and "寧平" in str(info.value) and "有樂無舞" in str(info.value)
 
 
 @pytest.mark.parametrize(

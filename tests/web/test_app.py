@@ -199,3 +199,11 @@ def test_a_hostile_year_is_refused_and_not_echoed(year: str) -> None:
         and "<b>" not in response.text
     )
     assert "1644..1911" in response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "needle"), [("/dance/迎神", 400, "有樂無舞"), ("/dance/寧平", 200, "寧平")]
+)
+def test_dance_page_by_name_and_an_undanced_movement(path: str, status: int, needle: str) -> None:
+    response = client.get(path)
+    assert response.status_code == status and needle in response.text

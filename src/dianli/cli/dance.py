@@ -12,7 +12,6 @@ from typing import Any
 import typer
 
 from dianli.api import (
-    DanceMovement,
     DianliError,
     UnknownValueError,
     dance_asymmetries,
@@ -22,11 +21,9 @@ from dianli.api import (
     dance_formation,
     dance_html,
     dance_movement,
-    dance_movements,
     dance_poses_json,
     dance_timing,
     dance_witnesses,
-    movement_info,
     parse_dance,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, write_file, write_text_output
@@ -115,7 +112,7 @@ def dance(
         )
         write_text_output(text, out)
         return
-    mov = _danced_movement(movement)
+    mov = dance_movement(movement)
     if html:
         check_output_path(html)
         sound = dance_audio(mov.id) if audio else None
@@ -135,24 +132,6 @@ def dance(
         write_text_output(json.dumps(data, ensure_ascii=False, indent=1), out)
         return
     write_text_output(_poses_text(mov.id, witness), out)
-
-
-def _danced_movement(name: str) -> DanceMovement:
-    """The danced movement ``name``; a movement of the rite that has music but no dance says so."""
-    try:
-        return dance_movement(name)
-    except UnknownValueError as unknown:
-        try:
-            info = movement_info(name)
-        except UnknownValueError:
-            raise unknown from None
-        if info.danced:
-            raise
-        danced = ", ".join(f"{m.names[0]} ({m.id})" for m in dance_movements())
-        raise DianliError(
-            f"movement {name!r} ({info.name} {info.tune}) is sung but not danced (有樂無舞); "
-            f"accepted: the danced movements {danced}"
-        ) from None
 
 
 def _emendations_json() -> list[dict[str, str]]:

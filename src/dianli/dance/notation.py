@@ -145,7 +145,18 @@ def movement(name: str) -> Movement:
         if name.strip().lower() == mov.id or key in {fold(n) for n in mov.names}:
             return mov
     accepted = [m.id for m in movements()] + [n for m in movements() for n in m.names]
-    raise UnknownValueError("movement", name, accepted)
+    from dianli.music.score import movement_info
+
+    try:
+        sung = movement_info(name)
+    except UnknownValueError:
+        raise UnknownValueError("movement", name, accepted) from None
+    raise UnknownValueError(
+        "danced movement",
+        name,
+        [f"{' '.join(m.names)} ({m.id})" for m in movements()],
+        hint=f"{sung.name} {sung.tune} is sung but not danced (有樂無舞)",
+    )
 
 
 @functools.lru_cache(maxsize=1)

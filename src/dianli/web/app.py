@@ -35,6 +35,7 @@ from dianli.api import (
     check_score_witness,
     dance_asymmetries,
     dance_html,
+    dance_movement,
     default_place,
     get_place,
     movement_ids,
@@ -167,10 +168,11 @@ async def music_audio(name: str, witness: str | None = None) -> Response:
 
 
 async def dance(name: str) -> Response:
-    audio = await run_in_threadpool(program_audio, _movement(name))
-    page = dance_html(name, audio=DanceAudio(audio.mime, audio.data))
+    mov = dance_movement(name)  # by id or name; a sung but undanced movement is a 400 saying so
+    audio = await run_in_threadpool(program_audio, mov.id)
+    page = dance_html(mov.id, audio=DanceAudio(audio.mime, audio.data))
     danced = [m for m in movement_ids() if movement_info(m).danced]
-    return render("dance.html", movement_id=name, srcdoc=page, items=dance_asymmetries(), danced=danced)
+    return render("dance.html", movement_id=mov.id, srcdoc=page, items=dance_asymmetries(), danced=danced)
 
 
 async def spring_ox_view(year: int = YearQ, place: str | None = None, rule: str | None = None) -> Response:
