@@ -43,13 +43,13 @@ def text_lines(collation: Collation, width: int = 80) -> list[str]:
     ``SIGLA  reading`` lines (the base's first; ``—`` where the witnesses have nothing)."""
     sigil = {w.id: w.sigil for w in collation.witnesses}
     what = f"{collation.rite} · " if collation.rite else ""
-    head = [
+    lines = [
         f"{collation.section_title} ({what}section {collation.section}): {len(collation.witnesses)} witnesses, "
         f"compared on the folding key",
         *legend(collation),
         f"{len(collation.columns)} columns, {len(collation.varying)} where the witnesses differ",
-        "",
     ]
+    head = [wrapped for line in lines for wrapped in _wrap(line, width, "", "      ")] + [""]
     pad = max(len(" ".join(w.sigil for w in collation.witnesses)), 1)
     body: list[str] = []
     base_at = [w.id for w in collation.witnesses].index(collation.base)

@@ -160,3 +160,12 @@ def test_carried_eras_in_json_csv_and_svg(tmp_path: Path) -> None:
     ]
     assert any("〔康熙〕四十三年" in t and "era carried over from 康熙二十五年" in t for t in titles)
     assert len([t for t in titles if "era carried over" in t]) == 7
+
+
+def test_an_empty_year_span_is_an_error() -> None:
+    from typer.testing import CliRunner
+
+    from dianli.cli.app import app
+
+    result = CliRunner().invoke(app, ["timeline", "--from", "1900", "--until", "1800"])
+    assert result.exit_code == 2 and "1800" in result.output and "1900" in result.output

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+import textwrap
 from enum import StrEnum
 from pathlib import Path
 
@@ -33,9 +34,13 @@ def _rows(run: IngestRun) -> list[list[str]]:
 
 
 def _text(run: IngestRun) -> str:
-    head = (
-        f"{len(run.results)} witnesses of {run.folder}: {run.clauses:,} clauses in {run.seconds:.1f} s "
-        f"on {run.workers} worker(s) ({run.scheduler})"
+    head = "\n".join(
+        textwrap.wrap(
+            f"{len(run.results)} witnesses of {run.folder}: {run.clauses:,} clauses in {run.seconds:.1f} s "
+            f"on {run.workers} worker(s) ({run.scheduler})",
+            width=80,
+            break_on_hyphens=False,
+        )
     )
     table = [["witness", "clauses", *CLASSES, "s"], *_rows(run)]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]

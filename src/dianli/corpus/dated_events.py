@@ -573,6 +573,8 @@ def timeline(
     With ``explicit_only``, only the dates that name their era (no carried-over era)."""
     from dianli.places.places import get_place
 
+    if from_year is not None and until_year is not None and from_year > until_year:
+        raise OutOfRangeError("--until year", until_year, f"{from_year} (the --from year) or later")
     if witness is not None and witness not in witness_ids():
         raise UnknownValueError("witness", witness, witness_ids())
     if place is not None:
