@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.cli import app
-from dianli.cli.places import display_width, render_table, wrap
+from dianli.cli.common import display_width, wrap
+from dianli.cli.places import render_table
 
 runner = CliRunner()
 

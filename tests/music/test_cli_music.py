@@ -152,7 +152,7 @@ def test_apparatus_text(args: list[str], expected: list[str]) -> None:
 
 
 def test_apparatus_text_fits_80_columns() -> None:
-    from dianli.cli.places import display_width
+    from dianli.cli.common import display_width
 
     assert max(display_width(line) for line in _run("apparatus").splitlines()) <= 80
 

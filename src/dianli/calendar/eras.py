@@ -22,7 +22,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from dianli.calendar import historical, lunisolar
-from dianli.calendar.reigns import FIRST_CHINESE_YEAR, REIGNS, parse_integer_chinese, year_number_chinese
+from dianli.calendar.reigns import (
+    FIRST_CHINESE_YEAR,
+    LAST_QING_CHINESE_YEAR,
+    REIGNS,
+    parse_integer_chinese,
+    year_number_chinese,
+)
 from dianli.datafile import load_model
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 
@@ -279,7 +285,7 @@ def year_span(era: Era, chinese_year: int) -> DaySpan:
 
 def _in_almanac(calendar: str, chinese_year: int) -> bool:
     """Whether the project's Qing almanac (lunisolar) dates this year: the default calendar, 1643–1911."""
-    return calendar == "default" and FIRST_CHINESE_YEAR <= chinese_year <= 1911
+    return calendar == "default" and FIRST_CHINESE_YEAR <= chinese_year <= LAST_QING_CHINESE_YEAR
 
 
 def _month(calendar: str, chinese_year: int, number: int, leap: bool) -> tuple[int | None, int]:

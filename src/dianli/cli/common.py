@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
@@ -77,3 +78,31 @@ def write_text_output(text: str, out: str | None) -> None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
     write_file(out, text)
+
+
+def display_width(text: str) -> int:
+    """Columns a string takes in a terminal: wide and full-width characters (漢字) take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap(text: str, width: int, indent: int = 2) -> list[str]:
+    """``text`` in lines of at most ``width`` display columns (continuations indented), broken at spaces,
+    or inside a run of wide characters, which has none."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if display_width(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = " " * indent + word
+        while display_width(line) > width:
+            cut = len(line)
+            while cut > indent + 1 and display_width(line[:cut]) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = " " * indent + line[cut:]
+    lines.append(line)
+    return lines

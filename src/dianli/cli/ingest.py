@@ -7,7 +7,6 @@ import io
 import json
 import os
 import sys
-import textwrap
 from enum import StrEnum
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
-from dianli.cli.common import err_console, run_guarded, write_file, write_text_output, writing_to
+from dianli.cli.common import err_console, run_guarded, wrap, write_file, write_text_output, writing_to
 
 CLASSES = ("same", "variant", "new", "missing")
 
@@ -35,11 +34,10 @@ def _rows(run: IngestRun) -> list[list[str]]:
 
 def _text(run: IngestRun) -> str:
     head = "\n".join(
-        textwrap.wrap(
+        wrap(
             f"{len(run.results)} witnesses of {run.folder}: {run.clauses:,} clauses in {run.seconds:.1f} s "
             f"on {run.workers} worker(s) ({run.scheduler})",
-            width=80,
-            break_on_hyphens=False,
+            80,
         )
     )
     table = [["witness", "clauses", *CLASSES, "s"], *_rows(run)]

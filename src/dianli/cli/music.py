@@ -30,8 +30,7 @@ from dianli.api import (
     score_witness,
     score_witnesses,
 )
-from dianli.cli.common import check_output_path, console, run_guarded, write_text_output, writing_to
-from dianli.cli.places import wrap
+from dianli.cli.common import check_output_path, console, run_guarded, wrap, write_text_output, writing_to
 
 SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
 APPARATUS_FORMATS = ("text", "json")

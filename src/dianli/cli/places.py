@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import shutil
-import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -35,7 +34,7 @@ from dianli.api import (
     qing_rule_ends,
     reign_year,
 )
-from dianli.cli.common import run_guarded, write_file, write_text_output
+from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 
 GAP = 1
 """Spaces between two columns of a text table."""
@@ -53,36 +52,8 @@ class Format(StrEnum):
 # --- text tables ----------------------------------------------------------------------------------
 
 
-def display_width(text: str) -> int:
-    """Columns a string takes in a terminal: wide and full-width characters (漢字) take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
 def _pad(text: str, width: int) -> str:
     return text + " " * (width - display_width(text))
-
-
-def wrap(text: str, width: int, indent: int = 2) -> list[str]:
-    """``text`` in lines of at most ``width`` display columns (continuations indented), broken at spaces,
-    or inside a run of wide characters, which has none."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if display_width(candidate) <= width:
-            line = candidate
-            continue
-        if line:
-            lines.append(line)
-        line = " " * indent + word
-        while display_width(line) > width:
-            cut = len(line)
-            while cut > indent + 1 and display_width(line[:cut]) > width:
-                cut -= 1
-            lines.append(line[:cut])
-            line = " " * indent + line[cut:]
-    lines.append(line)
-    return lines
 
 
 def _line_groups(widths: Sequence[int], width: int) -> list[list[int]]:

@@ -20,8 +20,7 @@ from dianli.api import (
     manifest,
     witness_ids,
 )
-from dianli.cli.common import run_guarded, write_file, write_text_output
-from dianli.cli.places import display_width, wrap
+from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 
 WIDTH = 80
 QUOTE_INDENT = 6

@@ -27,8 +27,7 @@ from dianli.api import (
     variation_record,
     variation_timeline_svg,
 )
-from dianli.cli.common import run_guarded, write_file, write_text_output
-from dianli.cli.places import display_width, wrap
+from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 
 LABEL = 11
 """Width of the field names (``stated by`` …) of a reading."""

@@ -518,6 +518,7 @@ def governing_witnesses(place: str) -> tuple[Governing, ...]:
     return tuple(Governing(w, min(ys), max(ys), tuple(through[w])) for w, ys in years.items())
 
 
+@functools.cache
 def _lineage(place_id: str) -> frozenset[str]:
     """A unit and every unit that was its parent in some period, up to the province (ids)."""
     from dianli.places.places import get_place
