@@ -19,6 +19,12 @@ runner = CliRunner()
         ("乾隆十七年二月初一", "1752-03-16"),
         ("順治二年閏六月初一", "1645-07-23"),
         ("1679-05-21", "小滿"),
+        ("萬曆四十五年正月初一", "1617-02-06"),
+        ("天聰三年二月初一", "1629-02-23"),
+        ("1617-02-06", "萬曆四十五年正月初一"),
+        ("永曆十六年四月十五日", "康熙元年四月十五"),
+        ("1500-01-01", "Julian 1499-12-23) = 弘治十二年十一月廿一"),
+        ("民國六年二月六日", "1917-02-06"),
     ],
 )
 def test_date_both_ways(arg: str, expected: str) -> None:
@@ -36,8 +42,10 @@ def test_date_json() -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["date", "1500-01-01"], "1500"),
-        (["date", "永曆三年正月初一"], "永曆"),
+        (["date", "0500-01-01"], "0500"),  # before any era of the data
+        (["date", "永曆三十八年正月初一"], "1..37"),  # 永曆 ended with the 鄭 surrender in 1683
+        (["date", "萬曆四十五年正月三十"], "1..29"),
+        (["date", "乾隆十七年二月丁巳朔"], "癸巳"),
         (["date", "乾隆十七年閏五月初一"], "閏五月"),
         (["calendar", "1752", "--place", "北京"], "北京"),
         (["calendar", "1500"], "1500"),
@@ -118,3 +126,32 @@ def test_date_with_place_gives_local_term_time() -> None:
     result = runner.invoke(app, ["date", "1752-02-04", "--place", "臺灣府"])
     assert result.exit_code == 0, result.output
     assert "立春" in result.output and "臺灣府" in result.output and "+15.1 min" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["date", "2016-05-01"], ["丙申年三月廿五", "丙申年 (2016)"]),
+        (["date", "2016-05-01", "--place", "福州"], ["丙申年三月廿五", "丙申年 (2016)"]),
+        (["date", "2016-05-01", "--place", "臺灣府"], ["丙申年三月廿五", "民國一百〇五年 丙申 (2016)"]),
+        (["date", "1916-03-04", "--place", "福州"], ["民國五年 丙辰 (1916)"]),
+        (["date", "1916-03-04", "--place", "臺灣府"], ["丙辰年 (1916)", "Japanese rule"]),
+    ],
+)
+def test_date_names_the_year_by_place(args: list[str], fragments: list[str]) -> None:
+    """After 1911: 干支 and Gregorian number, 民國 only where that calendar was in use."""
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    for fragment in fragments:
+        assert fragment in result.output
+    if "臺灣府" not in args or "1916-03-04" in args:
+        assert "民國一百〇五年 丙申" not in result.output
+
+
+def test_date_json_of_a_ming_day() -> None:
+    result = runner.invoke(app, ["date", "萬曆四十五年正月初一", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["date"] == "1617-02-06" and data["day_ganzhi"] == "丁卯"
+    assert data["written"]["read_as"] == "萬曆四十五年正月初一"
+    assert {n["label"] for n in data["namings"]} == {"萬曆四十五年正月初一", "天命二年正月初一"}

@@ -1,10 +1,11 @@
 """Era names (年號) of every dynasty whose dates a witness states, to Chinese years and Gregorian days.
 
 Which dynasties and which of their eras are recognised is data (``data/eras.yaml``, with its sources);
-where the years come from is said there for each dynasty: the Qing reigns of :mod:`dianli.calendar.reigns`,
-the era labels of chinesecalendar-py (read year by year), or a cited table (後金, which the package lacks).
-A month and day convert through :mod:`dianli.calendar.lunisolar` for the years of the Qing almanac
-(1643–1911) and through :mod:`dianli.calendar.historical` for earlier years and for the Southern Ming.
+where the years come from is said there for each dynasty: the era labels of chinesecalendar-py (read year
+by year), or a cited table (後金, 紹武 and 民國, which the package lacks). A month and day convert through
+:mod:`dianli.calendar.lunisolar` for the years of the Qing almanac (1643–1911), through
+:mod:`dianli.calendar.historical` for earlier years and for the Southern Ming, and as Gregorian months and
+days for 民國 (the Republic's calendar).
 
 One name can belong to several eras (至元 of 元 twice; a name reused by a later dynasty):
 :func:`read_era_year` reads it in the eras that had begun by a given year (the year the witness was
@@ -13,9 +14,10 @@ compiled) and takes the first dynasty in the data's order, keeping the others as
 
 from __future__ import annotations
 
+import calendar as western
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
@@ -25,7 +27,6 @@ from dianli.calendar import historical, lunisolar
 from dianli.calendar.reigns import (
     FIRST_CHINESE_YEAR,
     LAST_QING_CHINESE_YEAR,
-    REIGNS,
     parse_integer_chinese,
     year_number_chinese,
 )
@@ -44,18 +45,28 @@ class _TableEra(_Strict):
     name: str = Field(min_length=1)
     first_year: int
     last_year: int
+    first_month: int | None = Field(default=None, ge=1, le=12)
+    last_month: int | None = Field(default=None, ge=1, le=12)
+
+
+class _CountedOn(_Strict):
+    era: str = Field(min_length=1)
+    from_year: int
+    note: str = Field(min_length=1)
 
 
 class _Dynasty(_Strict):
     id: str = Field(pattern=r"^[a-z][a-z-]*$")
     name: str = Field(min_length=1)
     note: str = ""
-    eras_from: Literal["reigns", "chinesecalendar-py", "table"]
-    calendar: Literal["default", "SouthernMing"]
+    eras_from: Literal["chinesecalendar-py", "table"]
+    calendar: Literal["default", "SouthernMing", "Gregorian"]
     region: str | None = None
     years: tuple[int, int] | None = None
     source: str | None = None
     eras: tuple[str | _TableEra, ...] = ()
+    counted_on: tuple[_CountedOn, ...] = ()
+    """Eras counted on beyond their emperor by another regime: from which year, and the note to show."""
 
     @model_validator(mode="after")
     def _complete(self) -> _Dynasty:
@@ -69,8 +80,6 @@ class _Dynasty(_Strict):
         if self.eras_from == "table":
             if self.source is None or not self.eras or not all(isinstance(e, _TableEra) for e in self.eras):
                 raise ValueError("eras_from table needs a source and eras with name, first_year, last_year")
-        if self.eras_from == "reigns" and self.eras:
-            raise ValueError("eras_from reigns takes its eras from dianli/calendar/reigns.py: give no eras")
         return self
 
 
@@ -102,6 +111,8 @@ class Dynasty:
     source: str
     rank: int
     """Its place in the order of preference (0 first)."""
+    note: str = ""
+    """What the data say of it (where an era is counted beyond the tables, why)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +123,19 @@ class Era:
     dynasty: Dynasty
     first_year: int
     last_year: int
+    first_month: int | None = None
+    """The first month the era named in its first year, where it began within a year (else None)."""
+    last_month: int | None = None
+    """The last month it named in its last year, where it ended within a year (else None)."""
+    counted_on_from: int | None = None
+    """The first Chinese year counted on after its emperor by another regime (永曆 in Taiwan), or None."""
+    counted_on_note: str = ""
+
+    def note_for(self, chinese_year: int) -> str:
+        """The data's note for a year of this era counted on after its emperor ('' if none)."""
+        if self.counted_on_from is not None and chinese_year >= self.counted_on_from:
+            return self.counted_on_note
+        return ""
 
     @property
     def years(self) -> int:
@@ -193,22 +217,36 @@ def all_eras() -> tuple[Era, ...]:
     out: list[Era] = []
     for rank, entry in enumerate(_data().dynasties):
         source = {
-            "reigns": "dianli.calendar.reigns (zh.wikipedia 後金及清朝年號列表; checked against chinesecalendar-py)",
             "chinesecalendar-py": f"chinesecalendar-py era labels ({entry.region}, {entry.years})",
             "table": entry.source or "",
         }[entry.eras_from]
-        dynasty = Dynasty(entry.id, entry.name, entry.calendar, source, rank)
-        if entry.eras_from == "reigns":
-            out.extend(Era(r.name, dynasty, r.first_year, r.last_year) for r in REIGNS)
-        elif entry.eras_from == "table":
+        dynasty = Dynasty(entry.id, entry.name, entry.calendar, source, rank, entry.note)
+        if entry.eras_from == "table":
             out.extend(
-                Era(e.name, dynasty, e.first_year, e.last_year)
+                Era(e.name, dynasty, e.first_year, e.last_year, e.first_month, e.last_month)
                 for e in entry.eras
                 if isinstance(e, _TableEra)
             )
         else:
-            out.extend(_package_eras(entry, dynasty))
+            out.extend(_with_counted_on(entry, _package_eras(entry, dynasty)))
     return tuple(out)
+
+
+def _with_counted_on(entry: _Dynasty, eras: list[Era]) -> list[Era]:
+    names = {e.name for e in eras}
+    for index, later in enumerate(entry.counted_on):
+        if later.era not in names:
+            raise DataError(
+                f"dianli/calendar/{ERAS_FILE}: dynasty {entry.id}: counted_on.{index}.era: {later.era!r} is "
+                f"not one of its eras; accepted: {', '.join(sorted(names))}"
+            )
+    by_name = {c.era: c for c in entry.counted_on}
+    return [
+        replace(e, counted_on_from=by_name[e.name].from_year, counted_on_note=by_name[e.name].note)
+        if e.name in by_name
+        else e
+        for e in eras
+    ]
 
 
 def dynasties() -> tuple[Dynasty, ...]:
@@ -273,6 +311,8 @@ def month_span(era: Era, chinese_year: int, month: int, leap: bool) -> DaySpan |
 
 def year_span(era: Era, chinese_year: int) -> DaySpan:
     """The days of a Chinese year in the era's calendar: 正月初一 to the last day of its last month."""
+    if era.dynasty.calendar == "Gregorian":
+        return DaySpan(date(chinese_year, 1, 1), date(chinese_year, 12, 31))
     if _in_almanac(era.dynasty.calendar, chinese_year):
         cy = lunisolar.chinese_year(chinese_year)
         return DaySpan(date.fromordinal(cy.first_ordinal), date.fromordinal(cy.end_ordinal - 1))
@@ -289,6 +329,10 @@ def _in_almanac(calendar: str, chinese_year: int) -> bool:
 
 
 def _month(calendar: str, chinese_year: int, number: int, leap: bool) -> tuple[int | None, int]:
+    if calendar == "Gregorian":
+        if leap or not 1 <= number <= 12:
+            return (None, 0)
+        return (date(chinese_year, number, 1).toordinal(), western.monthrange(chinese_year, number)[1])
     if _in_almanac(calendar, chinese_year):
         cy = lunisolar.chinese_year(chinese_year)
         found = next((m for m in cy.months if m.number == number and m.leap == leap), None)

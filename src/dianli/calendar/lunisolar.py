@@ -65,13 +65,17 @@ class DateSource(Enum):
     ALMANAC = "almanac table"
     COMPUTED = "computation"
     ASSUMPTION = "assumption"
+    PRACTICE = "practice profile"
 
     @property
     def description(self) -> str:
         return {
             DateSource.ALMANAC: almanac.AUTHORITY,
-            DateSource.COMPUTED: "astronomical computation (sxtwl; cross-checked with lunar-python)",
+            DateSource.COMPUTED: (
+                "astronomical computation on China Standard Time, UTC+8 (sxtwl; cross-checked with lunar-python)"
+            ),
             DateSource.ASSUMPTION: "a default the witnesses leave open (labelled, user may override)",
+            DateSource.PRACTICE: "the day a documented living practice holds it (a cited practice profile)",
         }[self]
 
 

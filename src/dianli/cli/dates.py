@@ -1,40 +1,37 @@
-"""``dianli date`` (convert a day both ways) and ``dianli calendar`` (every rite of a year at a place)."""
+"""``dianli date``: convert a day both ways, as a gazetteer writes it or as an ISO date. It loads the calendar
+only; the places are loaded when ``--place`` is given (``dianli calendar`` is in :mod:`dianli.cli.ritual_calendar`)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from dianli.api import (
-    CALENDAR_LAST_YEAR,
-    RITE_FIRST_YEAR,
+    ERA_CALENDAR_NAMES,
+    LAST_QING_CHINESE_YEAR,
+    DayDescription,
     DayInfo,
-    DianliError,
-    Occurrence,
-    OutOfRangeError,
-    Place,
+    DayNaming,
+    WrittenDate,
+    almanac_covers,
     beijing_apparent_time,
-    default_place,
+    chinese_date_label,
+    day_namings,
     describe_day,
+    describe_named_day,
     double_hour,
-    get_place,
-    observances_for,
-    occurrence_record,
-    parse_authority_days,
-    parse_day,
     provincial_offset_minutes,
     provincial_time,
-    to_ical,
+    read_day,
+    year_name,
 )
-from dianli.cli.common import check_output_path, console, run_guarded, write_file
+from dianli.cli.common import console, run_guarded
 
-FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, CALENDAR_LAST_YEAR
+QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
 
 
 class OutputFormat(StrEnum):
@@ -42,17 +39,20 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-def _day_record(info: DayInfo) -> dict[str, object]:
+def _day_record(info: DayInfo, region: str | None) -> dict[str, object]:
     term = info.solar_term
+    name = year_name(info.chinese_date.year, region)
     return {
         "date": info.day.isoformat(),
         "weekday": info.weekday,
-        "chinese_date": info.chinese_date.label,
+        "chinese_date": chinese_date_label(info.chinese_date, region),
         "chinese_year": info.chinese_date.year,
         "month": info.chinese_date.month,
         "leap": info.chinese_date.leap,
         "day": info.chinese_date.day,
-        "reign_year": info.reign_year,
+        "reign_year": info.reign_year if info.chinese_date.year <= QING_LAST_YEAR else None,
+        "year_name": name.label,
+        "year_name_note": name.note or None,
         "year_ganzhi": info.year_ganzhi.name,
         "month_ganzhi": info.month_ganzhi.name if info.month_ganzhi else None,
         "day_ganzhi": info.day_ganzhi.name,
@@ -65,22 +65,150 @@ def _day_record(info: DayInfo) -> dict[str, object]:
     }
 
 
+def _naming_record(naming: DayNaming) -> dict[str, object]:
+    return {
+        "label": naming.label,
+        "era": naming.era.name,
+        "dynasty": naming.era.dynasty.name,
+        "year_number": naming.number,
+        "chinese_year": naming.chinese_year,
+        "month": naming.month,
+        "leap": naming.leap,
+        "day": naming.day,
+        "calendar": ERA_CALENDAR_NAMES.get(naming.era.dynasty.calendar, naming.era.dynasty.calendar),
+    }
+
+
+def _written_record(written: WrittenDate) -> dict[str, object]:
+    return {
+        "text": written.text,
+        "read_as": written.label,
+        "era": written.era.name,
+        "dynasty": written.era.dynasty.name,
+        "chinese_year": written.chinese_year,
+        "calendar": ERA_CALENDAR_NAMES.get(written.calendar, written.calendar),
+        "notes": list(written.notes),
+    }
+
+
+def _historical_record(described: DayDescription) -> dict[str, object]:
+    first = described.namings[0]
+    return {
+        "date": described.day.isoformat(),
+        "weekday": described.weekday,
+        "julian_date": described.julian,
+        "chinese_date": first.label,
+        "chinese_year": first.chinese_year,
+        "month": first.month,
+        "leap": first.leap,
+        "day": first.day,
+        "year_ganzhi": described.year_ganzhi.name,
+        "month_ganzhi": described.month_ganzhi.name if described.month_ganzhi else None,
+        "day_ganzhi": described.day_ganzhi.name,
+        "nayin": described.day_ganzhi.nayin.name,
+        "source": ERA_CALENDAR_NAMES.get(first.era.dynasty.calendar, first.era.dynasty.calendar),
+    }
+
+
+def _print_namings(namings: tuple[DayNaming, ...], shown: str) -> None:
+    for naming in namings:
+        if naming.label == shown:
+            continue
+        calendar = {"SouthernMing": ", Southern Ming calendar", "Gregorian": ", Gregorian calendar"}.get(
+            naming.era.dynasty.calendar, ""
+        )
+        console.print(f"  also {naming.label} ({naming.era.dynasty.name}{calendar})", markup=False)
+
+
+def _print_written(written: WrittenDate | None) -> None:
+    if written is None:
+        return
+    console.print(
+        f"  read as {written.label} ({written.era.dynasty.name}, {written.era.name} "
+        f"{written.era.first_year}–{written.era.last_year})",
+        markup=False,
+    )
+    for note in written.notes:
+        console.print(f"  note: {note}", markup=False)
+
+
+def _print_historical(described: DayDescription, written: WrittenDate | None) -> None:
+    first = described.namings[0]
+    julian = f"; Julian {described.julian}" if described.julian else ""
+    console.print(f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}", markup=False)
+    month_gz = f"{described.month_ganzhi}月 " if described.month_ganzhi else ""
+    console.print(
+        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})"
+    )
+    _print_namings(described.namings, first.label)
+    _print_written(written)
+    calendars = dict.fromkeys(n.era.dynasty.calendar for n in described.namings)
+    for calendar in calendars:
+        console.print(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}", markup=False)
+
+
 @run_guarded
 def date_command(
-    text: str = typer.Argument(..., help="A day: 1752-03-16, or 乾隆十七年二月初一 (leap months as 閏)."),
+    text: str = typer.Argument(
+        ...,
+        help="A day: 1617-02-06, or as a gazetteer writes it — 萬曆四十五年正月初一, 天聰三年二月初一, "
+        "永曆十五年三月初一日, 乾隆十七年閏五月十五日, 乾隆十七年二月癸巳朔, 康熙元年五月望, 民國六年二月六日.",
+    ),
     output_format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="text or json.")
     ] = OutputFormat.text,
     place_name: Annotated[
-        str | None, typer.Option("--place", "-p", help="Also give a solar term's time at this place.")
+        str | None,
+        typer.Option(
+            "--place",
+            "-p",
+            help="Name the year as at this place (民國 only where in use) and give a solar term's time there.",
+        ),
     ] = None,
 ) -> None:
-    """Convert a day between the Gregorian and the Chinese calendar, with its 干支 and solar term."""
-    info = describe_day(parse_day(text))
+    """Convert a day between the Gregorian and the Chinese calendar (every era of the Ming, Southern Ming,
+    後金, Qing and 民國), with its 干支 and solar term; impossible dates are refused with the reason."""
+    reading = read_day(text)
+    day = reading.day
+    written = reading.written
+    # the era the user wrote first, then the others in the data's order of dynasties
+    namings = tuple(sorted(day_namings(day), key=lambda n: written is None or n.label != written.label))
+    if not almanac_covers(day):
+        if place_name is not None:  # an unknown place is an error even where no term time is given
+            from dianli.api import get_place
+
+            get_place(place_name, day.year)
+        described = replace(describe_named_day(day), namings=namings)
+        if output_format is OutputFormat.json:
+            record = _historical_record(described)
+            record["namings"] = [_naming_record(n) for n in namings]
+            if reading.written is not None:
+                record["written"] = _written_record(reading.written)
+            console.print_json(json.dumps(record, ensure_ascii=False))
+            return
+        _print_historical(described, reading.written)
+        return
+    info = describe_day(day)
     year = info.day.year
-    place = get_place(place_name, year).nearest(year) if place_name is not None else None
+    place, region = None, None
+    if place_name is not None:
+        from dianli.api import get_place, place_region  # the places load only when one is named
+
+        place = get_place(place_name, year).nearest(year)
+        region = place_region(place)
+    shown = chinese_date_label(info.chinese_date, region)
+    name = year_name(info.chinese_date.year, region)
+    # the Republic's Gregorian naming only where that calendar names the year (not the mainland after 1949)
+    namings = tuple(
+        n
+        for n in namings
+        if n.era.dynasty.calendar != "Gregorian" or (name.era_year or "").startswith(n.era.name)
+    )
     if output_format is OutputFormat.json:
-        record = _day_record(info)
+        record = _day_record(info, region)
+        record["namings"] = [_naming_record(n) for n in namings]
+        if reading.written is not None:
+            record["written"] = _written_record(reading.written)
         if place is not None and info.solar_term is not None:
             local = provincial_time(beijing_apparent_time(info.solar_term.jd_utc), place.longitude_deg)
             record["solar_term_local_time"] = {
@@ -91,8 +219,13 @@ def date_command(
         return
     term = info.solar_term
     month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
-    console.print(f"{info.day.isoformat()} ({info.weekday}) = {info.chinese_date.label}")
+    console.print(f"{info.day.isoformat()} ({info.weekday}) = {shown}", markup=False)
     console.print(f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})")
+    if info.chinese_date.year > QING_LAST_YEAR or name.note:
+        where = f" at {place.name}" if place is not None else ""
+        console.print(f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""), markup=False)
+    _print_namings(namings, info.chinese_date.label)
+    _print_written(reading.written)
     if term:
         instant = beijing_apparent_time(term.jd_utc)
         console.print(
@@ -112,127 +245,6 @@ def date_command(
     )
 
 
-def _source_label(occ: Occurrence) -> str:
-    return occ.source.value if occ.source else "open"
-
-
-def _print_year(place: Place, year: int, occurrences: tuple[Occurrence, ...]) -> None:
-    table = Table(title=f"{place.nearest(year).name} — {year}", show_lines=False)
-    for column in ("date", "weekday", "Chinese date", "rite", "observance", "time", "source", "witness"):
-        table.add_column(column)
-    footnotes: list[str] = []
-    for occ in occurrences:
-        mark = ""
-        details = [*occ.notes] + ([f"assumption: {occ.assumption}"] if occ.assumption else [])
-        if occ.open_reason:
-            details.append(occ.open_reason)
-        if details and occ.part is None:
-            footnotes.append("; ".join(details))
-            mark = f" [{len(footnotes)}]"
-        table.add_row(
-            occ.day.isoformat() if occ.day else "—",
-            occ.weekday or "",
-            occ.chinese_date.label if occ.chinese_date else "",
-            occ.rite,
-            occ.name + mark,
-            occ.time_label or "",
-            _source_label(occ),
-            occ.cite.witness,
-        )
-    console.print(table)
-    for number, text in enumerate(footnotes, 1):
-        console.print(f"[{number}] {text}", markup=False)
-
-
-@run_guarded
-def calendar_command(
-    year: int | None = typer.Argument(None, help="Year (the Chinese year whose 正月初一 falls in it)."),
-    place_name: str | None = typer.Option(
-        None,
-        "--place",
-        "-p",
-        help="Place id or name (福州府, 臺灣府, 汀州府 …); default: the provincial capital.",
-    ),
-    rites: Annotated[
-        list[str] | None,
-        typer.Option("--rite", "-r", help="Only this rite, by id or name (xianshi, 祀先師; repeatable)."),
-    ] = None,
-    year_from: int | None = typer.Option(None, "--from", help="First year of a range."),
-    year_to: int | None = typer.Option(None, "--to", help="Last year of a range."),
-    ics: Annotated[
-        Path | None, typer.Option("--ics", help="Also write the dated entries as iCalendar.")
-    ] = None,
-    output_format: Annotated[
-        OutputFormat, typer.Option("--format", "-f", help="text or json.")
-    ] = OutputFormat.text,
-    days: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--day",
-            help="KEY=DATE: the day an authority chose where the sources give none (e.g. gengji=1752-04-02, "
-            "the 耕耤 day the Board of Rites announced); one year only; repeatable.",
-        ),
-    ] = None,
-    witness: str | None = typer.Option(
-        None, "--witness", "-w", help="Read the rules in another witness than the one governing the place."
-    ),
-    related: bool = typer.Option(
-        True, "--related/--no-related", help="Include 齋戒, 省牲 and other related days."
-    ),
-) -> None:
-    """Every rite of a year at a place: Gregorian and Chinese dates, weekday, and where each date comes from."""
-    if year is not None and (year_from is not None or year_to is not None):
-        raise OutOfRangeError(
-            "year arguments", f"{year} with --from/--to", "either YEAR or --from Y1 --to Y2"
-        )
-    if year is not None:
-        years = [year]
-    elif year_from is not None and year_to is not None:
-        if year_from > year_to:
-            raise OutOfRangeError("--from/--to", f"{year_from}..{year_to}", "--from not after --to")
-        years = list(range(year_from, year_to + 1))
-    else:
-        if year_from is not None:
-            given = f"--from {year_from} without --to"
-        elif year_to is not None:
-            given = f"--to {year_to} without --from"
-        else:
-            given = "no year given"
-        raise DianliError(
-            f"calendar needs a year ({given}); accepted: YEAR, or both --from Y1 and --to Y2, "
-            f"each in {FIRST_YEAR}..{LAST_YEAR}"
-        )
-    for y in (years[0], years[-1]):
-        if not FIRST_YEAR <= y <= LAST_YEAR:
-            raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
-    if ics is not None:
-        check_output_path(ics)
-    # a name means the unit that bore it in the first year
-    place = get_place(place_name, years[0]) if place_name is not None else default_place()
-    overrides = parse_authority_days(days or (), len(years), parse_day)
-    results: list[tuple[int, tuple[Occurrence, ...]]] = []
-    if len(years) > 1:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task(f"{place.name}", total=len(years))
-            for y in years:
-                results.append((y, observances_for(place, y, rites, overrides, related, witness)))
-                progress.advance(task)
-    else:
-        results.append((years[0], observances_for(place, years[0], rites, overrides, related, witness)))
-    if ics is not None:
-        write_file(ics, to_ical((o for _, occ in results for o in occ), place))
-    if output_format is OutputFormat.json:
-        records = [dict(occurrence_record(o, place), year=y) for y, occ in results for o in occ]
-        console.print_json(json.dumps(records, ensure_ascii=False))
-        return
-    for y, occ in results:
-        _print_year(place, y, occ)
-    if ics is not None:
-        console.print(f"iCalendar written to {ics}")
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``dianli date`` and ``dianli calendar`` to the root command."""
+    """Add ``dianli date`` to the root command."""
     app.command("date")(date_command)
-    app.command("calendar")(calendar_command)
