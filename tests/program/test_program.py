@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import date, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.api import DianliError, Program, assemble_program, booklet_name, program_json, render_booklet
-from dianli.cli.app import app
+from dianli.cli import app
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +62,31 @@ def test_bad_input_names_the_value(args: tuple[str, str, int, str | None], needl
         assemble_program(*args[:3], season=args[3])
 
 
-def test_officiants_preparations_and_prayer(xianshi: Program) -> None:
-    assert xianshi.officiants[0].function == "正獻官"
-    assert "知府" in xianshi.officiants[0].office
-    kinds = {p.kind: p for p in xianshi.preparations}
+@pytest.mark.parametrize("rite", ["chongsheng", "xianshi"])
+def test_officiants_preparations_and_prayer(xianshi: Program, rite: str) -> None:
+    """Each rite of the occasion has its own officiants, offerings and prayer, filled for the same day."""
+    section = xianshi.section(rite)
+    assert section.officiants[0].function == "正獻官"
+    assert section.altars and section.altars[0].lines
+    assert section.date.western == date(1752, 3, 20)
+    assert section.prayers[0].filled is not None
+    assert section.prayers[0].filled.startswith("維乾隆十七年，歲次壬申，二月癸巳朔，越五日丁酉")
+
+
+def test_preparations(xianshi: Program) -> None:
+    assert "知府" in xianshi.main.officiants[0].office
+    kinds = {p.kind: p for p in xianshi.main.preparations}
     assert kinds["散齋"].days == (date(1752, 3, 17), date(1752, 3, 18))
     assert kinds["省牲"].days == (date(1752, 3, 19),)
-    assert xianshi.prayers[0].filled is not None
-    assert xianshi.prayers[0].filled.startswith("維乾隆十七年，歲次壬申，二月癸巳朔，越五日丁酉")
 
 
 def test_steps_music_and_citations(xianshi: Program) -> None:
-    assert xianshi.steps[0].number == 1 and xianshi.steps[-1].call is None
-    assert xianshi.steps[-2].call == "禮畢"
+    main = xianshi.main
+    assert main.rite == "xianshi" and main.first_step is not None and main.last_step is not None
+    own = [s for s in xianshi.steps if s.rite == "xianshi"]
+    assert own[-1].call is None and own[-2].call == "禮畢"
     assert [c.movement for c in xianshi.music][:2] == ["yingshen", "chuxian"]
-    assert 13 in xianshi.music[0].steps
+    assert main.first_step + 12 in xianshi.music[0].steps  # 文廟's 13th step, numbered in the occasion
     ids = {p.id for p in xianshi.passages}
     assert all(c in ids for s in xianshi.steps for c in s.cites)
     assert not [p for p in xianshi.passages if p.error]
@@ -170,3 +180,62 @@ def test_cli_json_and_errors(tmp_path: Path) -> None:
     assert json.loads(Path(ok.output.strip()).read_text(encoding="utf-8"))["rite"] == "xianshi"
     bad = runner.invoke(app, ["program", "xianshi", "--place", "臺灣府", "--year", "1752", "--format", "pdf"])
     assert bad.exit_code == 2 and "pdf" in bad.output
+
+
+XIANSHI_TAIWAN = ["chongsheng", "xianshi", "zhuwengong", "minghuan", "xiangxian"]
+
+
+def test_the_night_begins_at_chongsheng(xianshi: Program) -> None:
+    """「凡祭文廟，必先崇聖祠」: the program of 祀先師 begins with 崇聖祠, then 文廟, then the shrines."""
+    assert [r.rite for r in xianshi.rites] == XIANSHI_TAIWAN
+    assert xianshi.rite == "xianshi" and [r.main for r in xianshi.rites] == [False, True, False, False, False]
+    assert xianshi.steps[0].rite == "chongsheng" and xianshi.steps[-1].rite == "xiangxian"
+    assert [s.number for s in xianshi.steps] == list(range(1, len(xianshi.steps) + 1))
+    first = 1
+    for section in xianshi.rites:
+        numbers = [s.number for s in xianshi.steps if s.rite == section.rite]
+        assert (section.first_step, section.last_step) == (first, numbers[-1])
+        assert numbers == list(range(first, numbers[-1] + 1))
+        first = numbers[-1] + 1
+    quotes = {p.quote for p in xianshi.passages}
+    chongsheng, main = xianshi.rites[0], xianshi.rites[1]
+    assert [r.text for r in chongsheng.relations] == ["before 祀先師禮"]
+    assert "凡祭文廟，必先崇聖祠" in quotes and "祭崇聖祠畢，文廟中鼓初嚴" in quotes
+    assert [r.text for r in main.relations] == ["after 祭崇聖祠儀注"]
+    assert xianshi.occasion == "祭崇聖祠儀注 → 祀先師禮 → 朱文公祠 → 名宦祠 → 鄉賢祠"
+
+
+@pytest.mark.parametrize(
+    ("rite", "place", "order", "shift"),
+    [
+        ("xianshi", "福州", ["chongsheng", "xianshi", "changgong", "minghuan", "xiangxian"], {}),
+        ("鞭春", "臺灣府", ["yingchun", "bianchun"], {"yingchun": -1}),
+        ("迎春", "臺灣府", ["yingchun", "bianchun"], {"bianchun": 1}),
+        ("社稷", "臺灣府", ["sheji"], {}),
+    ],
+)
+def test_each_rite_on_its_day(rite: str, place: str, order: list[str], shift: dict[str, int]) -> None:
+    program = assemble_program(rite, place, 1752)
+    assert [r.rite for r in program.rites] == order
+    assert program.alone is (len(order) == 1)
+    for section in program.rites:
+        assert section.date.western is not None and program.date.western is not None
+        assert section.date.western - program.date.western == timedelta(days=shift.get(section.rite, 0))
+
+
+def test_booklet_heads_each_rite(xianshi: Program, booklet: str) -> None:
+    sections = [booklet.index(f'id="rite-{r}"') for r in XIANSHI_TAIWAN]
+    headings = [booklet.index(f'id="order-{r}"') for r in XIANSHI_TAIWAN]
+    assert sections == sorted(sections) and headings == sorted(headings)
+    assert booklet.count('class="rite-row"') == len(XIANSHI_TAIWAN)
+    assert (
+        booklet.index('id="step-1"') > headings[0]
+        and booklet.index(f'id="step-{xianshi.main.first_step}"') > headings[1]
+    )
+    assert "the occasion:" in booklet
+
+
+def test_a_rite_alone_has_no_occasion_headings() -> None:
+    page = render_booklet(assemble_program("社稷", "臺灣府", 1752), dance=False)
+    assert 'class="rite-row"' not in page and "the occasion:" not in page
+    assert 'id="rite-sheji"' in page and 'id="step-1"' in page

@@ -47,6 +47,11 @@ def program(
     year: int = typer.Option(..., "--year", help=f"year ({RITE_FIRST_YEAR}–{RITE_LAST_YEAR})"),
     season: str | None = typer.Option(None, "--season", help="spring, summer, autumn or winter"),
     witness: str | None = typer.Option(None, "--witness", help="read another witness than the place's own"),
+    practice: str | None = typer.Option(
+        None,
+        "--practice",
+        help="a practice profile whose day replaces the texts' rule (e.g. taipei-kongmiao)",
+    ),
     out: str = typer.Option(".", "--out", help="directory to write the booklet into"),
     fmt: str = typer.Option("html", "--format", help="html or json"),
     no_audio: bool = typer.Option(False, "--no-audio", help="leave the music out (small, fast)"),
@@ -54,7 +59,7 @@ def program(
     """Write the booklet of one ceremony and print its path."""
     if fmt not in FORMATS:
         raise UnknownValueError("format", fmt, FORMATS)
-    prog = assemble_program(rite, place, year, season=season, witness=witness)
+    prog = assemble_program(rite, place, year, season=season, witness=witness, practice=practice)
     folder = Path(out)
     with writing_to(folder):
         folder.mkdir(parents=True, exist_ok=True)

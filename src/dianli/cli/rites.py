@@ -16,19 +16,25 @@ from rich.text import Text
 from dianli.api import (
     RITE_FIRST_YEAR,
     RITE_LAST_YEAR,
+    NumberedStep,
+    OccasionMember,
     diff_rite,
+    filled_texts,
     governance,
-    resolve_rite,
+    occasion_html,
+    occasion_of,
+    occasion_relation,
     rite_catalogue,
     rite_exhibits,
     rite_plan_lines,
     rite_source_label,
+    rite_step_data,
     rite_step_line,
     rite_to_data,
     rite_to_html,
     rite_venue_line,
 )
-from dianli.cli.common import console, run_guarded, write_text_output
+from dianli.cli.common import console, print_item, run_guarded, show_table, write_text_output
 
 
 class Format(StrEnum):
@@ -48,7 +54,7 @@ def register(app: typer.Typer) -> None:
         table = Table("id", "names", "gloss", title="rites")
         for rid, names, gloss in rite_catalogue():
             table.add_row(rid, "、".join(names), gloss)
-        console.print(table)
+        show_table(table)
 
     @rites.command("show")
     @run_guarded
@@ -59,38 +65,103 @@ def register(app: typer.Typer) -> None:
             ..., "--year", "-y", help=f"Gregorian year, {RITE_FIRST_YEAR}–{RITE_LAST_YEAR}."
         ),
         witness: str | None = typer.Option(None, "--witness", "-w", help="Another witness's reading."),
+        practice: str | None = typer.Option(
+            None, "--practice", help="A practice profile whose day replaces the texts' rule (after 1911)."
+        ),
         role: str | None = typer.Option(None, "--role", "-r", help="Print only this role's cue sheet."),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, html or json."),  # noqa: B008
         out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+        alone: bool = typer.Option(
+            False, "--alone", help="Only RITE, without the rites held with it on the same occasion."
+        ),
     ) -> None:
-        """The numbered order of service of RITE at a place in a year."""
-        r = resolve_rite(rite, place, year, witness)
-        steps = [n for n in r.steps if role is None or (n.step.role and role in n.step.role)]
+        """The numbered order of service of RITE at a place in a year: of its whole occasion (the rites
+        its data holds before and after it, e.g. 崇聖祠 before 文廟), numbered across, unless --alone."""
+        occasion = occasion_of(rite, place, year, witness, practice)
+        r = occasion.main.resolved
+        members = [occasion.main] if alone else list(occasion.members)
+        numbered: list[tuple[int, OccasionMember, NumberedStep]] = []
+        for m in members:
+            base = len(numbered)
+            numbered += [(base + n.number, m, n) for n in m.resolved.steps]
+        steps = [t for t in numbered if role is None or (t[2].step.role and role in t[2].step.role)]
         if role is not None and not steps:
-            roles = sorted({n.step.role for n in r.steps if n.step.role})
+            roles = sorted({n.step.role for _, _, n in numbered if n.step.role})
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("role", role, roles)
-        exhibits = rite_exhibits(r) if role is None else ()
+        exhibits = [x for m in members for x in rite_exhibits(m.resolved)] if role is None else []
+        relations = {m.rite: occasion_relation(m, occasion) for m in occasion.members}
         if fmt is Format.json:
             data = rite_to_data(r, exhibits)
-            data["steps"] = [s for s in data["steps"] if any(s["number"] == n.number for n in steps)]
+            if not occasion.alone:
+                data["occasion"] = [
+                    {
+                        "rite": m.rite,
+                        "name": m.name,
+                        "day": m.day,
+                        "relations": [
+                            {"text": t, "citations": [{"witness": c.witness, "quote": c.quote} for c in cs]}
+                            for t, cs in relations[m.rite]
+                        ],
+                        **({"reading_note": m.reading_note} if m.reading_note else {}),
+                    }
+                    for m in occasion.members
+                ]
+            data["steps"] = [
+                {**rite_step_data(number, n.placed.part_title, n.step, m.resolved.witness), "rite": m.rite}
+                for number, m, n in steps
+            ]
+            data["prayers"] = [  # each text filled for each occurrence of the year (dianli.rites.prayer)
+                {"rite": m.rite, "id": f.id, "title": f.title, "occasion": f.occasion, "filled": f.filled}
+                for m in members
+                for f in filled_texts(m.resolved)
+            ]
             write_text_output(json.dumps(data, ensure_ascii=False, indent=2), out)
             return
         if fmt is Format.html:
-            write_text_output(rite_to_html(r, exhibits), out)
+            page = rite_to_html(r, exhibits) if len(members) == 1 else occasion_html(occasion, rite_exhibits)
+            write_text_output(page, out)
             return
         w = r.witness
         head = (
             f"[bold]{r.rite.names.classical[0]}[/] — {r.rite.names.gloss}\n"
             f"{r.place.name} ({r.place.level}) · {r.year} · witness [cyan]{w}[/]"
             + ("" if w == r.governing_witness else f" (governing: {r.governing_witness})")
-            + f"\n[dim]{escape(governance(r.place.id, r.year).note)}[/]"
+            + f"\n[dim]{escape(governance(r.place.id, r.text_year or r.year).note)}[/]"
+            + (f"\n[dim]{escape(r.note)}[/]" if r.note else "")
         )
         shown: list[RenderableType] = [Panel(head, expand=False)]
+        if not occasion.alone:
+            lines = []
+            for i, m in enumerate(occasion.members, 1):
+                mark = "[bold]" + escape(m.name) + "[/]" if m.rite == r.rite.id else escape(m.name)
+                said = "；".join(
+                    f"{t} ({cs[0].witness}「{escape(cs[0].quote)}」)" if cs else t
+                    for t, cs in relations[m.rite]
+                )
+                lines.append(f"{i}. {mark}" + (f" — {said}" if said else ""))
+            lines.append(
+                "[dim]"
+                + (
+                    "only this rite is shown (--alone)"
+                    if alone
+                    else "the order of service numbers them as one"
+                )
+                + "; each rite alone: dianli rites show RITE --alone[/]"
+            )
+            shown.append(Panel("\n".join(lines), title="the occasion", title_align="left", expand=False))
         if role is None:
             if r.date_rules:
                 shown.append("[bold]日期[/] " + "；".join(f"{d.text or d.name}" for d in r.date_rules))
+            held = r.practice.rite(r.rite.id) if r.practice is not None else None
+            if r.practice is not None and held is not None:
+                days = "；".join(
+                    f"{o.name}: {o.rule.method}" + (f", {o.time}" if o.time else "") for o in held.observances
+                )
+                shown.append(
+                    f"[bold]today[/] {escape(r.practice.name)} ({r.practice.zone_label}): {escape(days)}"
+                )
             offs = Table("function", "office", "source", title="獻官 officiants", title_justify="left")
             for o in r.officiants:
                 src = rite_source_label(o, w)
@@ -108,6 +179,11 @@ def register(app: typer.Typer) -> None:
             if plan:
                 shown.append("[bold]陳設圖[/] " + rite_source_label(r.plan, w) if r.plan else "")
                 shown.append(Text("\n".join(plan)))
+        if role is None:  # the texts read in the rite, filled for each occurrence of the year
+            for m in members:
+                for f in filled_texts(m.resolved):
+                    said = f"[bold]{escape(f.title)}[/]" + (f" — {escape(f.occasion)}" if f.occasion else "")
+                    shown.append(Panel(escape(f.filled), title=said, title_align="left", expand=False))
         for x in exhibits:
             body = "\n".join((*(escape(line) for line in x.lines), f"[dim]{escape(x.pointer)}[/]"))
             title = escape(f"{x.title} — with {x.part_title}")
@@ -115,11 +191,16 @@ def register(app: typer.Typer) -> None:
         table = Table(
             "#", "part", "role", "call / action", "source", title=f"儀注{' — ' + role if role else ''}"
         )
-        for n in steps:
+        current = None
+        for number, m, n in steps:
             s = n.step
-            src = rite_source_label(s, w)
+            if len(members) > 1 and m.rite != current:
+                current = m.rite
+                table.add_section()
+                table.add_row("", f"[bold reverse] {escape(m.name)} [/]", "", "", "")
+            src = rite_source_label(s, m.resolved.witness)
             table.add_row(
-                str(n.number),
+                str(number),
                 n.placed.part_title,
                 s.role or "",
                 rite_step_line(s) + (f"\n[dim]{s.gloss}[/]" if s.gloss else ""),
@@ -133,7 +214,7 @@ def register(app: typer.Typer) -> None:
             write_text_output(recorder.export_text(), out)
             return
         for item in shown:
-            console.print(item)
+            print_item(item)
 
     @rites.command("diff")
     @run_guarded
@@ -143,6 +224,6 @@ def register(app: typer.Typer) -> None:
         table = Table("where", "point", "witnesses", "reading", "source", title=f"variants of {rite}")
         for where, variant, witnesses, reading, source in rows:
             table.add_row(where, variant, ", ".join(witnesses), reading, source)
-        console.print(table)
+        show_table(table)
         if not rows:
             console.print("no variants recorded")

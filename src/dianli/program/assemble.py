@@ -9,15 +9,16 @@ spring ox, the tablet plan) are data in ``data/program.yaml``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, timedelta
 
 from dianli.calendar.date_clause import fill_date_clause
-from dianli.corpus.normalise import fold
+from dianli.calendar.year_names import chinese_date_label
 from dianli.errors import UnknownValueError
 from dianli.layout.figures import layout_figures
 from dianli.music.cues import character_times, timeline
 from dianli.music.score import movement, movement_ids, movement_info
 from dianli.places.places import PlaceAt
+from dianli.places.regions import place_region
 from dianli.program import model as m
 from dianli.program.config import config, season_ids, season_of_month
 from dianli.program.passages import PassageBook
@@ -26,7 +27,10 @@ from dianli.rites import model as rm
 from dianli.rites.expand import NumberedStep
 from dianli.rites.model import Element
 from dianli.rites.observances import Occurrence, observances_for
-from dianli.rites.resolve import ResolvedRite, preferred_citations, resolve_rite
+from dianli.rites.occasion import Member, Occasion, occasion_of, placement_citations, relation_text
+from dianli.rites.prayer import fill_text
+from dianli.rites.preparation_days import dated_preparations
+from dianli.rites.resolve import ResolvedRite, preferred_citations
 from dianli.spring_ox.figure import choose_rule, spring_ox
 from dianli.spring_ox.profiles import profile_ids
 from dianli.spring_ox.report import render_text as spring_ox_text
@@ -43,7 +47,10 @@ def _refs(element: Element, witness: str, book: PassageBook) -> tuple[str, ...]:
 
 def _season_occurrences(resolved: ResolvedRite) -> tuple[Occurrence, ...]:
     """The rite's observances that year at its place, in the reading the rite was resolved in."""
-    return observances_for(resolved.place.id, resolved.year, [resolved.rite.id], witness=resolved.witness)
+    practice = resolved.practice.id if resolved.practice is not None else None
+    return observances_for(
+        resolved.place.id, resolved.year, [resolved.rite.id], witness=resolved.witness, practice=practice
+    )
 
 
 def choose_day(
@@ -72,7 +79,9 @@ def choose_day(
     return first, first_season, notes
 
 
-def ceremony_date(occ: Occurrence | None, rule_text: str | None, book: PassageBook) -> m.CeremonyDate:
+def ceremony_date(
+    occ: Occurrence | None, rule_text: str | None, book: PassageBook, region: str | None = None
+) -> m.CeremonyDate:
     if occ is None:
         return m.CeremonyDate(
             source="open",
@@ -86,7 +95,7 @@ def ceremony_date(occ: Occurrence | None, rule_text: str | None, book: PassageBo
         observance_name=occ.name,
         western=occ.day,
         weekday=occ.weekday,
-        chinese=occ.chinese_date.label if occ.chinese_date else None,
+        chinese=chinese_date_label(occ.chinese_date, region) if occ.chinese_date else None,
         source=source,
         source_detail=detail,
         time_label=occ.time_label,
@@ -116,53 +125,37 @@ def related_days(occurrences: Iterable[Occurrence], occ: Occurrence | None) -> l
 # --- preparations --------------------------------------------------------------------------------
 
 
-def _related_name(occ: Occurrence, main_name: str) -> str:
-    suffix = f"（{main_name}）"
-    return occ.name[: -len(suffix)] if occ.name.endswith(suffix) else occ.name
-
-
 def preparations(
     rows: Iterable[rm.Preparation],
     related: Iterable[Occurrence],
-    main_name: str,
+    rite_day: date | None,
     witness: str,
     book: PassageBook,
+    region: str | None = None,
 ) -> tuple[m.Preparation, ...]:
-    """The rite's preparations, dated by the calendar's related days whose name starts with the
-    preparation's kind; related days that match no preparation are added from the calendar."""
-    days = [(fold(_related_name(o, main_name)), o) for o in related]
-    used: set[int] = set()
+    """The rite's preparations, each dated from its rule (:func:`dianli.rites.preparation_days.
+    dated_preparations`: its own day rule, else the calendar's related day of its kind, else undated
+    with the reason); related days that match no preparation are added from the calendar."""
     out: list[m.Preparation] = []
-    for d in rows:
-        hits = [(i, o) for i, (name, o) in enumerate(days) if name.startswith(fold(d.kind))]
-        used.update(i for i, _ in hits)
+    for p in dated_preparations(rows, rite_day, related, witness):
+        d = p.preparation
+        day_cites = tuple(book.cite(c) for c in p.cites)
+        own = _refs(d, witness, book) if d is not None else ()
         out.append(
             m.Preparation(
-                kind=d.kind,
-                text=d.text,
-                gloss=d.gloss,
-                who=d.who,
-                when=d.when,
-                days=tuple(o.day for _, o in hits if o.day),
-                chinese_days=tuple(o.chinese_date.label for _, o in hits if o.chinese_date),
-                cites=_refs(d, witness, book),
-                assumption=d.assumption,
+                kind=p.kind,
+                text=d.text if d is not None else None,
+                gloss=d.gloss if d is not None else None,
+                who=d.who if d is not None else (),
+                when=p.rule if p.time is None else f"{p.rule}{p.time}",
+                days=p.days,
+                chinese_days=tuple(chinese_date_label(c, region) for c in p.chinese),
+                cites=tuple(dict.fromkeys((*own, *day_cites))),
+                assumption=d.assumption if d is not None else None,
+                day_note=p.note,
             )
         )
-    extra: dict[str, list[Occurrence]] = {}
-    for i, (_, o) in enumerate(days):
-        if i not in used:
-            extra.setdefault(_related_name(o, main_name), []).append(o)
-    for name, occs in extra.items():
-        out.append(
-            m.Preparation(
-                kind=name,
-                days=tuple(o.day for o in occs if o.day),
-                chinese_days=tuple(o.chinese_date.label for o in occs if o.chinese_date),
-                cites=(book.cite(occs[0].cite),),
-            )
-        )
-    return tuple(sorted(out, key=lambda p: (p.days[0] if p.days else date.max, 0)))
+    return tuple(out)
 
 
 # --- altars, tablets, things ---------------------------------------------------------------------
@@ -272,11 +265,21 @@ def people(
 
 
 def prayers(
-    rows: Iterable[rm.Text], occ: Occurrence | None, witness: str, book: PassageBook
+    rows: Iterable[rm.Text],
+    occ: Occurrence | None,
+    witness: str,
+    book: PassageBook,
+    region: str | None = None,
+    resolved: ResolvedRite | None = None,
 ) -> tuple[m.Prayer, ...]:
+    """The rite's texts, each filled for the occasion (:func:`dianli.rites.prayer.fill_text`: alternatives
+    read, date and office blanks filled, names labelled) when the resolved rite is given."""
     out = []
     for d in rows:
-        filled = fill_date_clause(d.text, occ.day) if occ is not None and occ.day else None
+        if resolved is not None:
+            filled: str | None = fill_text(d, resolved, occ)
+        else:
+            filled = fill_date_clause(d.text, occ.day, region=region) if occ is not None and occ.day else None
         out.append(
             m.Prayer(
                 id=d.id,
@@ -293,13 +296,17 @@ def prayers(
 # --- steps and music -----------------------------------------------------------------------------
 
 
-def steps(rows: Iterable[NumberedStep], witness: str, book: PassageBook) -> tuple[m.Step, ...]:
+def steps(
+    rows: Iterable[NumberedStep], witness: str, book: PassageBook, rite: str = "", first: int = 1
+) -> tuple[m.Step, ...]:
+    """The rite's steps numbered from ``first`` on (the occasion numbers its rites' steps across)."""
     out = []
     for n in rows:
         st = n.step
         out.append(
             m.Step(
-                number=n.number,
+                number=n.number + first - 1,
+                rite=rite,
                 part=n.placed.part_title,
                 kind=st.kind,
                 role=st.role,
@@ -384,40 +391,148 @@ def spring_ox_pictures(
 # --- the program ---------------------------------------------------------------------------------
 
 
-def assemble(
-    rite: str, place: str, year: int, season: str | None = None, witness: str | None = None
-) -> m.Program:
-    """One ceremony fully resolved: ``rite`` (id or name) at ``place`` in ``year`` (``season`` picks
-    among a year's observances), in ``witness``'s reading (default: the place's governing witness)."""
-    resolved = resolve_rite(rite, place, year, witness)
+def companion_day(
+    occurrences: Iterable[Occurrence], main: Occurrence | None, shift: int, season: str | None
+) -> tuple[Occurrence | None, list[str]]:
+    """A rite's observance on the day its occasion puts it: ``shift`` days from the rite asked for's
+    day; where it has none that day, its own observance for the season, and an assumption says so."""
+    items = tuple(occurrences)
+    if main is not None and main.day is not None:
+        want = main.day + timedelta(days=shift)
+        found = [o for o in items if o.part is None and o.day == want]
+        if found:
+            return found[0], []
+    chosen, _, notes = choose_day(items, season)
+    if main is not None and main.day is not None and chosen is not None:
+        notes.append(f"its own calendar does not put it on the occasion's day: {chosen.name} is shown")
+    return chosen, notes
+
+
+def _relations(member: Member, occasion: Occasion, witness: str, book: PassageBook) -> tuple[m.Relation, ...]:
+    def name_of(rite_id: str) -> str:
+        return occasion.member(rite_id).name
+
+    merged: dict[str, tuple[str, list[str]]] = {}
+    for p in member.relations():
+        text = relation_text(p, member.rite, name_of)
+        other = p.second if p.first == member.rite else p.first
+        cites = merged.setdefault(text, (other, []))[1]
+        cites.extend(c for c in (book.cite(c) for c in placement_citations(p, witness)) if c not in cites)
+    return tuple(m.Relation(text=t, other=o, cites=tuple(c)) for t, (o, c) in merged.items())
+
+
+def _section(
+    member: Member,
+    occasion: Occasion,
+    occ: Occurrence | None,
+    occurrences: tuple[Occurrence, ...],
+    book: PassageBook,
+    shown_ox: set[str],
+    relations: tuple[m.Relation, ...],
+) -> m.RiteSection:
+    """Everything of one rite but its steps, built in the booklet's order (citations numbered as met)."""
+    resolved = member.resolved
     w = resolved.witness
-    where = resolved.place
-    book = PassageBook()
-    occurrences = _season_occurrences(resolved)
-    occ, season_used, notes = choose_day(occurrences, season)
     related = related_days(occurrences, occ)
-    rule_text = occ.rule_text if occ is not None else None
-    # Built in the booklet's order, so citations are numbered as a reader meets them.
-    day = ceremony_date(occ, rule_text, book)
+    region = place_region(resolved.place)
+    day = ceremony_date(occ, occ.rule_text if occ is not None else None, book, region)
     officiants = people(resolved.officiants, w, book)
     roles = people(resolved.roles, w, book)
-    preps = preparations(resolved.preparations, related, occ.name if occ else "", w, book)
+    preps = preparations(resolved.preparations, related, occ.day if occ else None, w, book, region)
     altar_list = altars(resolved.altars, w, book)
     tablet_list = tablets(resolved.tablets, w, book)
     figure_list = figures(resolved, book)
     vessels = things(resolved.vessels, w, book)
     foods = things(resolved.foods, w, book)
-    texts = prayers(resolved.texts, occ, w, book)
-    program_steps = steps(resolved.steps, w, book)
-    cues = music_cues(program_steps, book)
-    pictures = spring_ox_pictures(resolved, where, year, book)
+    texts = prayers(resolved.texts, occ, w, book, region, resolved)
+    pictures = tuple(
+        p for p in spring_ox_pictures(resolved, resolved.place, resolved.year, book) if p.rule not in shown_ox
+    )
+    shown_ox.update(p.rule for p in pictures)
+    return m.RiteSection(
+        rite=resolved.rite.id,
+        names=resolved.rite.names.classical,
+        gloss=resolved.rite.names.gloss,
+        main=member.rite == occasion.rite,
+        day=member.day,
+        relations=relations,
+        notes=resolved.rite.notes if not occasion.alone else (),
+        witness=w,
+        date=day,
+        officiants=officiants,
+        roles=roles,
+        preparations=preps,
+        altars=altar_list,
+        tablets=tablet_list,
+        figures=figure_list,
+        vessels=vessels,
+        foods=foods,
+        prayers=texts,
+        spring_ox=pictures,
+    )
+
+
+def assemble(
+    rite: str,
+    place: str,
+    year: int,
+    season: str | None = None,
+    witness: str | None = None,
+    practice: str | None = None,
+) -> m.Program:
+    """One ceremony fully resolved: the occasion of ``rite`` (id or name) at ``place`` in ``year`` — the
+    rite and the rites its data holds before or after it, in their order — ``season`` picking among a
+    year's observances, in ``witness``'s reading (default: the place's governing witness); ``practice``
+    (a practice profile id) gives the day a living temple holds it."""
+    occasion = occasion_of(rite, place, year, witness, practice)
+    main = occasion.main
+    resolved = main.resolved
+    where = resolved.place
+    book = PassageBook()
+    main_occurrences = _season_occurrences(resolved)
+    occ, season_used, notes = choose_day(main_occurrences, season)
     assumptions = [*notes]
-    if occ is not None and occ.assumption:
-        assumptions.append(f"date: {occ.assumption}")
-    if occ is not None and occ.open_reason:
-        assumptions.append(f"date: {occ.open_reason}")
+    days: dict[str, tuple[Occurrence | None, tuple[Occurrence, ...]]] = {}
+    for member in occasion.members:
+        if member is main:
+            days[member.rite] = (occ, main_occurrences)
+            continue
+        own = _season_occurrences(member.resolved)
+        chosen, why = companion_day(own, occ, member.day - main.day, season_used)
+        days[member.rite] = (chosen, own)
+        assumptions.extend(f"{member.name}: {n}" for n in why)
+    # Built in the booklet's order, so citations are numbered as a reader meets them: each rite's day,
+    # people, preparations, altar and prayer, then the order of service of the whole occasion.
+    ceremony_date(occ, occ.rule_text if occ is not None else None, book, place_region(where))  # opens it
+    relations = {
+        mb.rite: _relations(mb, occasion, mb.resolved.witness, book) if not occasion.alone else ()
+        for mb in occasion.members
+    }
+    shown_ox: set[str] = set()
+    sections = [
+        _section(mb, occasion, *days[mb.rite], book, shown_ox, relations[mb.rite]) for mb in occasion.members
+    ]
+    program_steps: list[m.Step] = []
+    for i, member in enumerate(occasion.members):
+        first = len(program_steps) + 1
+        mine = steps(member.resolved.steps, member.resolved.witness, book, member.rite, first)
+        program_steps.extend(mine)
+        if mine:
+            sections[i] = sections[i].model_copy(update={"first_step": first, "last_step": mine[-1].number})
+    cues = music_cues(program_steps, book)
+    for member, section in zip(occasion.members, sections, strict=True):
+        chosen = days[member.rite][0]
+        prefix = "" if occasion.alone else f"{section.name}: "
+        if chosen is not None and chosen.assumption:
+            assumptions.append(f"{prefix}date: {chosen.assumption}")
+        if chosen is not None and chosen.open_reason:
+            assumptions.append(f"{prefix}date: {chosen.open_reason}")
+        if member.reading_note:
+            assumptions.append(member.reading_note)
     assumptions.extend(f"step {s.number}: {s.assumption}" for s in program_steps if s.assumption)
-    assumptions.extend(figure_assumptions(figure_list))
+    for section in sections:
+        prefix = "" if occasion.alone else f"{section.name}: "
+        assumptions.extend(prefix + a for a in figure_assumptions(section.figures))
     if cues:
         assumptions.append(f"music: {config().audio.assumption}")
     return m.Program(
@@ -429,20 +544,12 @@ def assemble(
         season=season_used,
         witness=resolved.witness,
         governing_witness=resolved.governing_witness,
-        date=day,
-        officiants=officiants,
-        roles=roles,
-        preparations=preps,
-        altars=altar_list,
-        tablets=tablet_list,
-        figures=figure_list,
-        vessels=vessels,
-        foods=foods,
-        prayers=texts,
-        steps=program_steps,
+        date=sections[occasion.members.index(main)].date,
+        occasion=occasion.summary,
+        rites=tuple(sections),
+        steps=tuple(program_steps),
         music=cues,
-        spring_ox=pictures,
-        assumptions=tuple(assumptions),
+        assumptions=tuple(dict.fromkeys(assumptions)),
         passages=book.passages,
         parallels=parallels(p.section_id for p in book.passages if p.section_id),
     )

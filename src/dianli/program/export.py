@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from dianli.corpus.supplied import supply
 from dianli.program.model import Program
 
 _UNSAFE = re.compile(r"[^\w\-]+")
@@ -17,4 +18,4 @@ def booklet_name(program: Program, suffix: str = "html") -> str:
 
 def to_json(program: Program) -> str:
     """The program as JSON (UTF-8, CJK kept), the same content as the booklet."""
-    return program.model_dump_json(indent=1) + "\n"
+    return supply(program.model_dump_json(indent=1)) + "\n"

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
+from dianli.corpus.sources import sources_mentioned
+from dianli.corpus.supplied import supply_value
 from dianli.corpus.witnesses import witness_ids
 from dianli.dance.animate import render_html as dance_html
 from dianli.dance.audio import Audio as DanceAudio
@@ -32,6 +34,7 @@ def environment(*extra_packages: str) -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=supply_value,  # never a private-use code point: a supplied character in 〔〕
     )
     env.filters["seconds"] = lambda s: f"{int(s) // 60}:{int(s) % 60:02d}"
     return env
@@ -76,6 +79,7 @@ def booklet_context(
         "numbers": numbers,
         "passages": {p.id: p for p in program.passages},
         "witnesses": witness_ids(),
+        "outside_sources": sources_mentioned(program.model_dump_json() + "".join(dances.values())),
         "music_names": {c.movement: f"{c.name} {c.tune}" for c in program.music},
     }
 

@@ -91,6 +91,8 @@ class Preparation(_Frozen):
     chinese_days: tuple[str, ...] = ()
     cites: tuple[str, ...] = ()
     assumption: str | None = None
+    day_note: str | None = None
+    """Why it is undated, or which witness gives its day when the reading witness does not."""
 
 
 class OfferingLine(_Frozen):
@@ -140,7 +142,11 @@ class Prayer(_Frozen):
 
 
 class Step(_Frozen):
+    """One step of the occasion's order of service, numbered across the whole occasion."""
+
     number: int
+    rite: str
+    """The id of the rite (a :class:`RiteSection` of the program) the step belongs to."""
     part: str
     kind: str
     role: str | None = None
@@ -197,17 +203,29 @@ class SpringOxPicture(_Frozen):
     svg: str
 
 
-class Program(_Frozen):
-    """One ceremony, fully resolved."""
+class Relation(_Frozen):
+    """Where a rite stands in its occasion, as the rite data's link says (``before 祀先師禮``), cited."""
+
+    text: str
+    other: str
+    """The id of the other rite."""
+    cites: tuple[str, ...] = ()
+
+
+class RiteSection(_Frozen):
+    """One rite of the occasion with everything the booklet shows for it; its steps are those of the
+    program numbered ``first_step`` to ``last_step``."""
 
     rite: str
     names: tuple[str, ...]
     gloss: str
-    place: PlaceRef
-    year: int
-    season: str | None
+    main: bool
+    """True for the rite the program was asked for."""
+    day: int
+    """Days from the day of the rite asked for (−1: the day before)."""
+    relations: tuple[Relation, ...] = ()
+    notes: tuple[str, ...] = ()
     witness: str
-    governing_witness: str
     date: CeremonyDate
     officiants: tuple[Officiant, ...]
     roles: tuple[Officiant, ...]
@@ -218,9 +236,35 @@ class Program(_Frozen):
     vessels: tuple[Thing, ...]
     foods: tuple[Thing, ...]
     prayers: tuple[Prayer, ...]
+    spring_ox: tuple[SpringOxPicture, ...] = ()
+    first_step: int | None = None
+    last_step: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+
+class Program(_Frozen):
+    """One ceremony, fully resolved: the occasion of the rite asked for — the rites held with it, in
+    their order (``rites``; one when the rite is held alone) — with one order of service numbered
+    across all of them (``steps``)."""
+
+    rite: str
+    names: tuple[str, ...]
+    gloss: str
+    place: PlaceRef
+    year: int
+    season: str | None
+    witness: str
+    governing_witness: str
+    date: CeremonyDate
+    """The day of the rite asked for (each rite's own is in its section)."""
+    occasion: str
+    """The rites in order in one line (崇聖祠 → 祀先師禮 → …)."""
+    rites: tuple[RiteSection, ...]
     steps: tuple[Step, ...]
     music: tuple[MusicCue, ...]
-    spring_ox: tuple[SpringOxPicture, ...] = ()
     assumptions: tuple[str, ...] = ()
     passages: tuple[Passage, ...] = ()
     parallels: tuple[Parallel, ...] = ()
@@ -228,3 +272,24 @@ class Program(_Frozen):
     @property
     def title(self) -> str:
         return f"{self.names[0]} — {self.place.name} {self.year}"
+
+    @property
+    def main(self) -> RiteSection:
+        """The section of the rite asked for."""
+        return next(s for s in self.rites if s.main)
+
+    @property
+    def alone(self) -> bool:
+        return len(self.rites) == 1
+
+    def section(self, rite: str) -> RiteSection:
+        return next(s for s in self.rites if s.rite == rite)
+
+    @property
+    def spring_ox(self) -> tuple[SpringOxPicture, ...]:
+        """The spring-ox pictures of every rite that shows them (once)."""
+        seen: dict[str, SpringOxPicture] = {}
+        for s in self.rites:
+            for picture in s.spring_ox:
+                seen.setdefault(picture.rule, picture)
+        return tuple(seen.values())

@@ -3,7 +3,7 @@
 The schema (:mod:`dianli.rites.model`) checks each element's shape; this module checks what an element
 names elsewhere: witness ids (citations, ``also_in``, ``witnesses``), places, place levels, the rite a
 rite ``extends``, the part a part ``extends`` or an ``include`` splices (``rite#part``), the altar an altar
-is ``like``, and that an observance (a ``date_rule`` id) belongs to one rite. A bad reference is a
+is ``like``, the rite an ``occasion`` link names, and that an observance (a ``date_rule`` id) belongs to one rite. A bad reference is a
 :class:`DataError` naming the file, the rite, the element's path and the bad value, and listing what is
 accepted.
 """
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dianli.corpus.witnesses import witness_ids
 from dianli.errors import DataError, DianliError
 from dianli.places.places import get_place, place_names
-from dianli.rites.model import Altar, Include, Part, Rite, walk_paths
+from dianli.rites.model import Altar, Include, OccasionLink, Part, Rite, walk_paths
 from dianli.rites.vocabulary import place_levels
 
 
@@ -93,3 +93,5 @@ def check_rites(rites: Mapping[str, Rite], origin: Mapping[str, str]) -> None:
                 pool = _altars(rite_id, rites)
                 if element.like not in pool:
                     raise _fail(where, "altar like", element.like, pool)
+            if isinstance(element, OccasionLink) and (element.other not in rites or element.other == rite_id):
+                raise _fail(where, "occasion rite", element.other, [r for r in rites if r != rite_id])
