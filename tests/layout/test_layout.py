@@ -44,14 +44,15 @@ def _axis_words(svg: str) -> list[str]:
     ("rite", "axes", "tablets"),
     [
         ("社稷", ["南", "北", "西", "東"], ["社神", "稷神"]),
-        ("山川", ["北", "南", "西", "東"], ["風雲雷雨之神", "境內山川之神", "本府城隍之神"]),
+        # 001's 山川 plan: 北 left, 南 right, so 東 at the top (a map turned, not mirrored; see sheji.yaml)
+        ("山川", ["北", "南", "東", "西"], ["風雲雷雨之神", "境內山川之神", "本府城隍之神"]),
     ],
 )
 def test_altar_plan_follows_the_resolved_plan(rite: str, axes: list[str], tablets: list[str]) -> None:
     svg = altar_plan_svg(resolve_rite(rite, "臺灣府", 1752))
     assert svg is not None
     root = _svg(svg)
-    assert _axis_words(svg) == axes  # 山川 comes out mirrored by its override, not by code
+    assert _axis_words(svg) == axes  # 山川's frame comes from its own plan's data, not from code
     words = _texts(root)
     for name in tablets:
         assert name in words

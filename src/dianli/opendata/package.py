@@ -10,6 +10,10 @@ Two formats:
   files only with its ``json`` extra (ijson, jsonlines), while inline data it reads with its core install;
   and a JSON user gets the whole model with one ``json.load``. CSV is the format for large tables.
 
+In both, a character a witness's transcription could not encode (a private-use code point) is written as the
+character another witness supplies, in 〔〕, or 〔缺〕 (:mod:`dianli.corpus.supplied`); a quotation's offsets
+still count the raw text, where it is one code point.
+
 Both are checked by :mod:`dianli.opendata.check`.
 """
 
@@ -27,6 +31,7 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 from dianli import __version__
+from dianli.corpus.supplied import supply
 from dianli.corpus.witnesses import manifest
 from dianli.errors import UnknownValueError
 from dianli.opendata.schema import TABLES, TableSchema
@@ -104,6 +109,8 @@ def descriptor(tables: Tables | None, fmt: str, years: range = DEFAULT_YEARS) ->
 
 
 def _json_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return supply(value)
     return value.isoformat() if isinstance(value, date) else value
 
 
@@ -118,10 +125,10 @@ def csv_cell(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return supply(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
     if isinstance(value, date):
         return value.isoformat()
-    return str(value)
+    return supply(str(value))  # a character the transcription could not encode: 〔supplied〕, never a box
 
 
 def _write_csv(path: Path, schema: TableSchema, rows: list[dict[str, Any]]) -> None:

@@ -6,12 +6,15 @@ The expander knows no rite. It follows four general mechanisms:
   of the same id (others are appended), and its ``overrides`` apply to the whole inherited sequence;
 * a part ``extends`` another part: the base part's steps, with the part's ``overrides``, then its own;
 * an ``include`` (「如前儀」) splices another part or rite, filling ``{placeholders}`` from ``with``;
-* overrides replace text, drop steps, insert or replace steps, set a field, or mirror positions;
+* overrides replace text, drop steps, insert or replace steps, set a field, or mirror positions; an
+  override that ``replaces_act`` (望瘞 by 望燎) is checked: no step in its reach may still perform that act;
 * an altar may be ``like`` another (「陳設俱與社稷同」): it repeats that altar's offerings and layout.
 
-A rite's ``mirror_positions`` overrides act on what it inherits (the base rite's altars and plan), before
-its own altars are laid out ``like`` the inherited ones — so 「品物在某品之南者當改作在某品之北」 turns
-the 社稷 陳設 round and every altar of 山川 laid out like it.
+A rite's ``mirror_positions`` overrides act on what it inherits (the base rite's altars), before its own
+altars are laid out ``like`` the inherited ones — so 「品物在某品之南者當改作在某品之北」 turns the 社稷
+陳設 round and every altar of 山川 laid out like it. The plan's frame is never mirrored (a frame with its
+compass words reflected is no map): the inherited layout's cells are reflected on the axis whose ends are
+the two words instead.
 
 Which elements take part is decided by a ``keep`` predicate (see :mod:`dianli.rites.resolve`), applied
 to every element before it is used, so dated, place-scoped and per-witness readings compose too.
@@ -25,7 +28,21 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from dianli.errors import DataError
-from dianli.rites.model import Altar, Element, Include, Offering, Override, Part, Plan, Rite, Step, Victim
+from dianli.rites.model import (
+    Altar,
+    Cell,
+    Element,
+    GridPoint,
+    Include,
+    Offering,
+    Override,
+    Part,
+    Plan,
+    Rite,
+    Step,
+    Victim,
+)
+from dianli.rites.vocabulary import acts
 
 Keep = Callable[[Element], bool]
 T = TypeVar("T", Offering, Victim)
@@ -87,7 +104,7 @@ def effective_rite(
             parts[at] = part
     own["parts"] = tuple(parts)
     own["overrides"] = base.overrides + rite.overrides
-    inherited = mirror_altars(base.altars, rite.overrides, keep)
+    inherited = mirror_altars(base.altars, rite.overrides, keep, base.plan)
     pool = {a.id: a for a in inherited}
     if "altars" in rite.model_fields_set:
         pool.update({a.id: a for a in rite.altars if keep(a)})
@@ -95,7 +112,7 @@ def effective_rite(
     else:
         own["altars"] = inherited
     if "plan" not in rite.model_fields_set and base.plan is not None:
-        own["plan"] = mirror_plan(base.plan, rite.overrides, keep)
+        own["plan"] = base.plan
     own["extends"] = None
     merged = base.model_dump(by_alias=True, exclude_unset=True)
     merged.update({k: v for k, v in own.items()})
@@ -217,7 +234,40 @@ def apply_override(seq: list[Placed], override: Override, where: str) -> list[Pl
         title = neighbour.part_title if neighbour else ""
         added = [Placed(step, part_id, title, via) for step in ins.steps]
         return seq[:at] + added + seq[at:]
-    return seq  # mirror_positions: applied to altars by mirror_altars
+    return seq  # mirror_positions: applied to altars by mirror_altars; unchanged: changes nothing
+
+
+def performs(step: Step, act: str, part_title: str = "") -> bool:
+    """Whether a step performs an act of the vocabulary (tagged with it, or one of its words in a text
+    field or in the title of the part it stands in)."""
+    if act in step.tags:
+        return True
+    words = acts()[act].words
+    texts = [getattr(step, f) or "" for f in TEXT_FIELDS] + [part_title]
+    return any(word in text for word in words for text in texts)
+
+
+def left_performing(seq: list[Placed], act: str) -> list[Placed]:
+    """The steps of ``seq`` that still perform ``act``."""
+    return [p for p in seq if performs(p.step, act, p.part_title)]
+
+
+def check_replaced_acts(seq: list[Placed], overrides: tuple[Override, ...], keep: Keep, where: str) -> None:
+    """Refuse a sequence in which a step still performs an act one of ``overrides`` replaces."""
+    for override in overrides:
+        act = override.replaces_act
+        if act is None or not keep(override):
+            continue
+        left = left_performing(seq, act)
+        if left:
+            shown = "; ".join(
+                f"{p.part_title}: {p.step.id or ''} {p.step.call or p.step.action or ''}".strip()
+                for p in left
+            )
+            raise DataError(
+                f"{where}: an override replaces the act {act!r} but steps still perform it ({shown}); "
+                "change or drop them with further overrides"
+            )
 
 
 class Expander:
@@ -256,6 +306,7 @@ class Expander:
         for override in rite.overrides:
             if self.keep(override):
                 seq = apply_override(seq, override, f"rite {rite_id!r}: overrides")
+        check_replaced_acts(seq, rite.overrides, self.keep, f"rite {rite_id!r}: overrides")
         return seq
 
     def part(self, rite: Rite, part: Part, params: Mapping[str, str], stack: tuple[str, ...]) -> list[Placed]:
@@ -295,9 +346,11 @@ class Expander:
                 for override in item.overrides:
                     if self.keep(override):
                         sub = apply_override(sub, override, where)
+                check_replaced_acts(sub, item.overrides, self.keep, f"{where}: include {item.include!r}")
                 seq.extend(sub)
             else:
                 seq.append(Placed(_fill_step(item, scope, where), part.id, part.title))
+        check_replaced_acts(seq, part.overrides, self.keep, where)
         return seq
 
 
@@ -316,26 +369,42 @@ def _swap(text: str | None, a: str, b: str) -> str | None:
     return "".join(b if ch == a else a if ch == b else ch for ch in text)
 
 
-def mirror_plan(plan: Plan, overrides: tuple[Override, ...], keep: Keep = keep_all) -> Plan:
-    """Swap the compass words at the ends of the plan's axes for every ``mirror_positions`` override."""
-    for override in overrides:
-        m = override.mirror_positions
-        if m is None or not keep(override):
-            continue
-        flip = {m.a: m.b, m.b: m.a}
-        plan = plan.model_copy(
-            update={
-                "across": tuple(flip.get(w, w) for w in plan.across),
-                "down": tuple(flip.get(w, w) for w in plan.down) if plan.down else None,
-            }
-        )
-    return plan
+def mirror_axis(plan: Plan | None, a: str, b: str) -> str | None:
+    """The plan axis (``across`` or ``down``) whose two ends are the words ``a`` and ``b``, if any."""
+    if plan is None:
+        return None
+    if set(plan.across) == {a, b}:
+        return "across"
+    if plan.down is not None and set(plan.down) == {a, b}:
+        return "down"
+    return None
+
+
+def _reflect_cells(altar: Altar, axis: str, lo: int, hi: int) -> Altar:
+    """The altar's tablet cell and layout reflected on ``axis`` (within the span ``lo``..``hi``)."""
+    update: dict[str, object] = {}
+    if altar.at is not None:
+        point = altar.at.model_dump()
+        point[axis] = lo + hi - point[axis]
+        update["at"] = GridPoint(**point)
+    if altar.layout is not None:
+        cells = []
+        for cell in altar.layout.cells:
+            data = cell.model_dump()
+            data[axis] = -data[axis]
+            cells.append(Cell(**data))
+        update["layout"] = altar.layout.model_copy(update={"cells": tuple(cells)})
+    return altar.model_copy(update=update) if update else altar
 
 
 def mirror_altars(
-    altars: tuple[Altar, ...], overrides: tuple[Override, ...], keep: Keep = keep_all
+    altars: tuple[Altar, ...],
+    overrides: tuple[Override, ...],
+    keep: Keep = keep_all,
+    plan: Plan | None = None,
 ) -> tuple[Altar, ...]:
-    """Apply every ``mirror_positions`` override to the positions of altars and their offerings."""
+    """Apply every ``mirror_positions`` override to the positions of altars and their offerings, and
+    reflect their cells on the axis of ``plan`` whose ends are the two words (the frame stays a map)."""
     result = altars
     for override in overrides:
         m = override.mirror_positions
@@ -356,4 +425,9 @@ def mirror_altars(
             )
             for alt in result
         )
+        axis = mirror_axis(plan, m.a, m.b)
+        spots = [getattr(alt.at, axis) for alt in result if axis is not None and alt.at is not None]
+        if axis is not None:
+            lo, hi = (min(spots), max(spots)) if spots else (0, 0)
+            result = tuple(_reflect_cells(alt, axis, lo, hi) for alt in result)
     return result

@@ -1,4 +1,5 @@
-"""The rite vocabulary that is data, not schema: postures and what they count, and the place levels."""
+"""The rite vocabulary that is data, not schema: postures and what they count, the place levels, and
+the acts an override may do away with."""
 
 from __future__ import annotations
 
@@ -29,6 +30,18 @@ class PlaceLevelName(BaseModel):
     levels: tuple[str, ...] = Field(min_length=1)
 
 
+class Act(BaseModel):
+    """An act a step may perform (望瘞: the prayer and silk buried): an override that replaces it names it
+    (``replaces_act``), and no step left in its reach may still perform it. A step performs the act when
+    it is tagged with its name or one of its ``words`` stands in a text field."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    gloss: str
+    words: tuple[str, ...] = Field(min_length=1)
+
+
 class VocabularyFile(BaseModel):
     """``data/vocabulary.yaml``."""
 
@@ -36,6 +49,7 @@ class VocabularyFile(BaseModel):
 
     postures: tuple[Posture, ...]
     place_levels: tuple[PlaceLevelName, ...]
+    acts: tuple[Act, ...] = ()
 
 
 @functools.cache
@@ -58,3 +72,9 @@ def place_levels() -> dict[str, frozenset[str]]:
         for level in levels:
             table.setdefault(level, frozenset({level}))
     return table
+
+
+@functools.cache
+def acts() -> dict[str, Act]:
+    """Every act of ``data/vocabulary.yaml`` by name."""
+    return {a.name: a for a in vocabulary_data().acts}
