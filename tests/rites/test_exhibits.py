@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.api import DataError, all_rites, exhibit_names, resolve_rite, rite_exhibits, rite_to_data
-from dianli.cli.app import app
+from dianli.cli import app
 from dianli.places.places import place_at
 from dianli.rites.resolve import resolve_with
 

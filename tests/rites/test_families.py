@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.api import UnknownValueError, resolve_rite, temple_places, temples
-from dianli.cli.app import app
+from dianli.cli import app
 from dianli.rites.load import all_rites
 
 MODERN = "fujian-tongzhi-14-modern"

@@ -9,6 +9,7 @@ from icalendar import Calendar, Event
 
 from dianli import __version__
 from dianli.places.places import Place
+from dianli.places.regions import place_chinese_date_label
 from dianli.rites.observances import Occurrence
 
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
@@ -24,7 +25,7 @@ def occurrence_record(occ: Occurrence, place: Place) -> dict[str, JsonValue]:
         "place": place.id,
         "date": occ.day.isoformat() if occ.day else None,
         "weekday": occ.weekday,
-        "chinese_date": occ.chinese_date.label if occ.chinese_date else None,
+        "chinese_date": place_chinese_date_label(occ.chinese_date, place) if occ.chinese_date else None,
         "time": occ.time_label,
         "source": occ.source.value if occ.source else "open",
         "assumption": occ.assumption,
@@ -57,7 +58,7 @@ def to_ical(occurrences: Iterable[Occurrence], place: Place, stamp: datetime | N
         event.add("summary", occ.name)
         source = occ.source.value if occ.source else "open"
         lines = [
-            f"{occ.chinese_date.label if occ.chinese_date else ''}",
+            f"{place_chinese_date_label(occ.chinese_date, place) if occ.chinese_date else ''}",
             f"rite: {occ.rite}; date from: {source}",
             f"cite: {occ.cite.witness} 「{occ.cite.quote}」",
         ]

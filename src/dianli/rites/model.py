@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_val
 
 from dianli.calendar.date_rules import DateRule as RuleSpec
 from dianli.corpus.cite import Citation
-from dianli.rites.vocabulary import postures
+from dianli.rites.vocabulary import acts, postures
 
 STEP_KINDS = ("call", "action", "music_cue", "dance_cue")
 """What a step is: a call (唱/贊), an action, a cue to the musicians, a cue to the dancers."""
@@ -170,8 +170,20 @@ class Role(Element):
     gloss: str | None = None
 
 
+class PreparationDay(Element):
+    """The day of a preparation as a witness words it, counted from the rite day: ``text`` the words
+    (先期二日, 前三日, 祭之日), ``offsets`` the days (先期二日: [-2]; 祭前三日 … 散齋二日: [-3, -2];
+    祭之日: [0]), ``time`` a time of day the witness gives (是夕, 昧爽, 黎明). Cited like every element: the
+    witness whose words they are is the one that gives the day."""
+
+    text: str
+    offsets: tuple[int, ...] = Field(min_length=1)
+    time: str | None = None
+
+
 class Preparation(Element):
-    """A preparation (齋戒 散齋/致齋, 省牲, 宰牲, 視祭器, 治祭物, 習儀): when, who, what."""
+    """A preparation (齋戒 散齋/致齋, 省牲, 宰牲, 視祭器, 治祭物, 習儀): when, who, what; ``day_rule`` its
+    day from the rite day, where a witness gives it (:mod:`dianli.rites.preparation_days`)."""
 
     kind: str
     days: int | None = Field(default=None, ge=0)
@@ -179,6 +191,7 @@ class Preparation(Element):
     who: tuple[str, ...] = ()
     text: str | None = None
     gloss: str | None = None
+    day_rule: PreparationDay | None = None
 
 
 class Vessel(Element):
@@ -397,7 +410,11 @@ class SetField(_Strict):
 
 
 class Override(Element):
-    """One change applied to an extended or included sequence; exactly one operation is given."""
+    """One change applied to an extended or included sequence; exactly one operation is given.
+
+    ``replaces_act`` names the act (``data/vocabulary.yaml`` ``acts``) the change does away with (「但改望瘞
+    為望燎」 replaces 望瘞): the steps that depend on it must be changed or dropped by further overrides, and
+    the expander refuses a sequence in which a step in the override's reach still performs it."""
 
     replace_text: ReplaceText | None = None
     mirror_positions: Mirror | None = None
@@ -405,6 +422,10 @@ class Override(Element):
     insert: Insert | None = None
     replace_step: ReplaceStep | None = None
     set: SetField | None = None
+    unchanged: bool | None = None
+    """True: this witness's reading of the point changes nothing (「餘儀節與祭社稷同」) — the reading, in a
+    ``variant`` group, that stands against an override other witnesses state."""
+    replaces_act: str | None = None
 
     @model_validator(mode="after")
     def _one_operation(self) -> Override:
@@ -413,6 +434,8 @@ class Override(Element):
             raise ValueError(
                 f"an override needs exactly one of {', '.join(OVERRIDE_OPS)}; got {ops or 'none'}"
             )
+        if self.replaces_act is not None and self.replaces_act not in acts():
+            raise ValueError(f"unknown act {self.replaces_act!r}; accepted: {', '.join(acts())}")
         return self
 
     @property
@@ -420,7 +443,7 @@ class Override(Element):
         return next(name for name in OVERRIDE_OPS if getattr(self, name) is not None)
 
 
-OVERRIDE_OPS = ("replace_text", "mirror_positions", "drop", "insert", "replace_step", "set")
+OVERRIDE_OPS = ("replace_text", "mirror_positions", "drop", "insert", "replace_step", "set", "unchanged")
 
 
 class Include(Element):
@@ -465,6 +488,28 @@ class Part(Element):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+class OccasionLink(Element):
+    """Another rite held on the same occasion, and where this rite stands to it: ``before`` it or
+    ``after`` it (exactly one), ``days`` apart (0: the same day, one after the other; 1: the day before
+    or after). A rite's occasion is every rite its links reach, held at the place in the year, in the
+    links' order (「凡祭文廟，必先崇聖祠」: 崇聖祠 ``before`` 文廟)."""
+
+    before: str | None = None
+    after: str | None = None
+    days: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _one_side(self) -> OccasionLink:
+        if (self.before is None) == (self.after is None):
+            raise ValueError("an occasion link needs exactly one of 'before' or 'after' (a rite id)")
+        return self
+
+    @property
+    def other(self) -> str:
+        """The rite the link names."""
+        return self.before if self.before is not None else str(self.after)
+
+
 class Rite(Element):
     """A rite: who, what, when, where and how; ``extends`` another rite with ``overrides``."""
 
@@ -486,6 +531,9 @@ class Rite(Element):
     plan: Plan | None = None
     parts: tuple[Part, ...] = ()
     notes: tuple[str, ...] = ()
+    occasion: tuple[OccasionLink, ...] = ()
+    """The rites held with this one on the same occasion, before or after it (its own: not inherited by
+    ``extends``); see :mod:`dianli.rites.occasion`."""
 
 
 class RiteFile(_Strict):

@@ -11,19 +11,30 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from dianli.calendar.date_rules import Default, Open, Overrides, RuleDate
 from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
 from dianli.corpus.cite import Citation
-from dianli.errors import DataError, OutOfRangeError, UnknownValueError
+from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
 from dianli.places.governs import governing_witness
 from dianli.places.places import Place, PlaceAt, get_place, place_at, qing_rule_end
 from dianli.rites.load import all_rites
 from dianli.rites.model import DateRule, Rite
+from dianli.rites.practice import Practice, PracticeObservance, source_text
 from dianli.rites.readings import rites_for
-from dianli.rites.resolve import FIRST_YEAR, LAST_YEAR, check_witness, find_rite, kept_in_scope, scope_for
+from dianli.rites.resolve import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    QING_LAST_YEAR,
+    Standing,
+    check_witness,
+    find_rite,
+    kept_in_scope,
+    scope_for,
+    standing,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,8 @@ class Occurrence:
     open_reason: str | None = None
     rule_text: str | None = None
     """The witness's words for this observance's day (春祭清明日), when the data gives them."""
+    practice: str | None = None
+    """The id of the practice profile that gave the day, if one did."""
 
     @property
     def weekday(self) -> str | None:
@@ -124,9 +137,9 @@ def rules_in_force(rite_id: str, place: PlaceAt, year: int, witness: str) -> tup
     return kept_in_scope(rules, scope)
 
 
-CALENDAR_LAST_YEAR = 2200
-"""The calendar runs past the dynasty on computed dates (some rites are still held): up to 2200, the end
-of the almanac computation's range."""
+CALENDAR_LAST_YEAR = LAST_YEAR
+"""The calendar's last year: the one range of ``rites show``, ``program`` and ``calendar`` (see
+:data:`dianli.rites.resolve.LAST_YEAR`); past the dynasty the days are computed or a practice's."""
 
 _RULE_DATES: dict[tuple[str, str, int, tuple[float, float] | None], tuple[RuleDate, ...]] = {}
 _CALENDARS: dict[tuple[tuple[int, ...], str, int, bool], tuple[Occurrence, ...]] = {}
@@ -197,9 +210,14 @@ def observances_for(
     overrides: Overrides | None = None,
     include_related: bool = True,
     witness: str | None = None,
+    practice: str | None = None,
 ) -> tuple[Occurrence, ...]:
     """Every observance of ``year`` at ``place`` (optionally only some rites, by id or name), sorted by
     day; undatable ones (an edict's arrival, a day the witnesses do not give) come last with their reason.
+
+    After 1911, or with a practice profile (``practice``), each rite's place and year mean what
+    :func:`dianli.rites.resolve.standing` says: the text of the unit's last Qing year, its days computed
+    on China Standard Time, or a practice's days; the entries say so in their ``assumption``.
 
     The rules are those of the resolved rites in the reading of the witness that governs the place that
     year (or ``witness``). Without overrides, the days of rules that do not depend on the place are
@@ -207,13 +225,146 @@ def observances_for(
     ended (Taiwan, 1895), the days after the cession took effect are left out."""
     if not FIRST_YEAR <= year <= CALENDAR_LAST_YEAR:
         raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{CALENDAR_LAST_YEAR}")
-    # After the dynasty the days of the rites still held are computed for the place as it stood in its last
-    # Qing year; a place that left Qing rule earlier (Taiwan, 1895) is an error naming the cession.
-    unit = place_at(place if isinstance(place, str) else place.id, min(year, LAST_YEAR))
-    reader = check_witness(witness) if witness is not None else governing_witness(unit.id, unit.year)
+    name = place if isinstance(place, str) else place.id
     wanted = tuple(dict.fromkeys(find_rite(r) for r in rites)) if rites is not None else tuple(all_rites())
+    if year > QING_LAST_YEAR or practice is not None:
+        return _today(
+            name, year, wanted, rites is not None, overrides or {}, include_related, witness, practice
+        )
+    # A place that left Qing rule (Taiwan, 1895) is an error naming the cession after that year.
+    unit = place_at(name, year)
+    reader = check_witness(witness) if witness is not None else governing_witness(unit.id, unit.year)
     chosen = [(rite_id, rule) for rite_id in wanted for rule in rules_in_force(rite_id, unit, year, reader)]
     return _until_qing_rule_ends(_entries(chosen, unit, year, reader, include_related, overrides or {}), unit)
+
+
+def _today(
+    place: str,
+    year: int,
+    wanted: tuple[str, ...],
+    asked: bool,
+    given: Overrides,
+    include_related: bool,
+    witness: str | None,
+    practice: str | None,
+) -> tuple[Occurrence, ...]:
+    """The observances after the Qing or by a practice profile: per rite, what the place and year mean
+    (:func:`standing`); a rite that nothing documents there is left out of a whole calendar (an error
+    when it was asked for by name, or when no rite is left)."""
+    out: list[Occurrence] = []
+    refused: list[DianliError] = []
+    for rite_id in wanted:
+        try:
+            meant = standing(place, year, rite_id, practice)
+        except QingRuleEndedError:
+            raise
+        except (UnknownValueError, OutOfRangeError) as exc:
+            if asked:
+                raise
+            refused.append(exc)
+            continue
+        reader = (
+            check_witness(witness)
+            if witness is not None
+            else governing_witness(meant.place.id, meant.text_year)
+        )
+        rules = rules_in_force(rite_id, meant.place, meant.elements_year, reader)
+        if meant.practice is not None:
+            out.extend(_practice_entries(meant, rite_id, rules, year, reader, include_related))
+            continue
+        entries = _entries(
+            [(rite_id, rule) for rule in rules], meant.place, year, reader, include_related, given
+        )
+        out.extend(_computed(o, meant) for o in entries)
+    if not out and refused:
+        raise refused[0]
+    dated = sorted((o for o in out if o.day is not None), key=_order)
+    return (*dated, *(o for o in out if o.day is None))
+
+
+def _computed(occ: Occurrence, meant: Standing) -> Occurrence:
+    """An entry after the Qing: its day is a computation on China Standard Time; say what it means."""
+    if occ.day is None or occ.part is not None:
+        return occ
+    why = f"{meant.note}; {DateSource.COMPUTED.description}" if meant.note else None
+    joined = "; ".join(a for a in (why, occ.assumption) if a)
+    return replace(occ, assumption=joined or None)
+
+
+def _nearest_rule(rules: tuple[DateRule, ...], day: date, year: int, place: PlaceAt) -> DateRule | None:
+    """The text's rule whose day that year lies nearest to ``day`` (the one a practice's day replaces)."""
+    best: tuple[int, DateRule] | None = None
+    for rule in rules:
+        if isinstance(rule.rule, Open):
+            continue
+        try:
+            days = rule.rule.dates_at(year, {}, place)
+        except DianliError:
+            continue
+        for rd in days:
+            gap = abs((rd.day - day).days)
+            if best is None or gap < best[0]:
+                best = (gap, rule)
+    return best[1] if best is not None else (rules[0] if rules else None)
+
+
+def _practice_entries(
+    meant: Standing,
+    rite_id: str,
+    rules: tuple[DateRule, ...],
+    year: int,
+    reader: str,
+    include_related: bool,
+) -> list[Occurrence]:
+    """The days of a rite by a practice profile; each replaces the text's rule nearest to it, whose
+    related days (齋戒, 省牲 …) are counted from the practice's day."""
+    chosen: Practice | None = meant.practice
+    held = chosen.rite(rite_id) if chosen is not None else None
+    if chosen is None or held is None:
+        return []
+    out: list[Occurrence] = []
+    for obs in held.observances:
+        day = obs.rule.day_in(year, chosen.utc_offset_hours)
+        rule = _nearest_rule(rules, day, year, meant.place)
+        out.append(_practice_occurrence(chosen, obs, rite_id, day, rule, reader, meant))
+        if include_related and rule is not None:
+            counted = RuleDate(day, DateSource.PRACTICE, ("the text's days counted from the practice's day",))
+            out.extend(_related(rite_id, rule, counted))
+    return out
+
+
+def _practice_occurrence(
+    chosen: Practice,
+    obs: PracticeObservance,
+    rite_id: str,
+    day: date,
+    rule: DateRule | None,
+    reader: str,
+    meant: Standing,
+) -> Occurrence:
+    if rule is not None:
+        cite = _citation_for(rule, reader)
+    else:
+        rite = all_rites()[rite_id]
+        if not rite.citations:
+            raise DataError(f"rite {rite_id!r}: needs a citation for a practice's day to stand for")
+        cite = rite.citations[0]
+    method = f"{obs.rule.method} ({chosen.zone_label})"
+    replaced = f", in place of the text's rule 「{rule.text}」" if rule is not None and rule.text else ""
+    return Occurrence(
+        observance_id=rule.id if rule is not None else f"{chosen.id}-{obs.id}",
+        rite=rite_id,
+        name=f"{obs.name}（{chosen.name}）",
+        day=day,
+        chinese_date=to_chinese(day),
+        source=DateSource.PRACTICE,
+        cite=cite,
+        time_label=f"{obs.time} ({chosen.zone_label})" if obs.time else None,
+        notes=(method, *(source_text(s) for s in obs.sources)),
+        assumption=meant.note,
+        rule_text=f"{chosen.name}: {method}{replaced}",
+        practice=chosen.id,
+    )
 
 
 def _until_qing_rule_ends(entries: tuple[Occurrence, ...], unit: PlaceAt) -> tuple[Occurrence, ...]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
-from dianli.errors import DataError, OutOfRangeError, UnknownValueError
+from dianli.errors import DataError, OutOfRangeError, QingRuleEndedError, UnknownValueError
 from dianli.places.governs import governing_witness
 from dianli.places.places import PlaceAt, get_place, place_at
 from dianli.rites.expand import Expander, NumberedStep, number
@@ -38,11 +38,26 @@ from dianli.rites.model import (
     Vessel,
     walk_elements,
 )
+from dianli.rites.practice import (
+    Practice,
+    accepted_practices,
+    check_practice_year,
+    default_practice,
+    get_practice,
+    practices_for_place,
+    source_text,
+)
 from dianli.rites.readings import reading_chain, rites_for, translation_family, witnesses_with_rite
 from dianli.rites.vocabulary import place_levels
 
 FIRST_YEAR = 1644
-LAST_YEAR = 1911
+"""The first year of ``rites show``, ``program`` and ``calendar`` (the Qing's first, 順治元年)."""
+QING_LAST_YEAR = 1911
+"""The last year of the Qing (宣統三年): up to it a rite is resolved for the place as it stood that year."""
+LAST_YEAR = 2100
+"""The last year of ``rites show``, ``program`` and ``calendar``, in the CLI and on the web: the one range
+of the three commands is FIRST_YEAR..LAST_YEAR. After QING_LAST_YEAR a year means the rite as the text
+prescribes it for the unit as it stood in its last Qing year, its day computed (see :func:`standing`)."""
 T = TypeVar("T", bound=Element)
 
 
@@ -144,6 +159,12 @@ class ResolvedRite:
     texts: tuple[Text, ...]
     date_rules: tuple[DateRule, ...]
     venues: tuple[Venue, ...]
+    text_year: int | None = None
+    """The year whose text is read when it is not ``year`` (after the Qing: the unit's last Qing year)."""
+    practice: Practice | None = None
+    """The practice profile that gives the day and today's officiants, if one is used."""
+    note: str | None = None
+    """What the place and year asked for mean, when that is not plain (after the Qing, a practice)."""
 
 
 def rite_ids() -> tuple[str, ...]:
@@ -202,15 +223,137 @@ def check_year(year: int) -> None:
         raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{LAST_YEAR}")
 
 
+@dataclass(frozen=True)
+class Standing:
+    """What a place and a year asked for mean for a rite: the Qing unit and the year whose text is read,
+    the practice profile that gives the day (if any), and, when it is not plain, why (``note``)."""
+
+    place: PlaceAt
+    text_year: int
+    practice: Practice | None = None
+    note: str | None = None
+    scope_year: int | None = None
+    """The year the rite's elements are kept for, when it is not ``text_year``: after 1911 the year asked
+    for, so what ended with the dynasty (萬壽聖節, 接詔 …: ``until_year: 1911``) is not held."""
+
+    @property
+    def elements_year(self) -> int:
+        return self.scope_year if self.scope_year is not None else self.text_year
+
+
+def standing(place: str, year: int, rite_id: str, practice: str | None = None) -> Standing:
+    """The meaning of ``place`` in ``year`` for ``rite_id`` (an id), decided so:
+
+    * up to 1911, the unit as it stood that year (a place no longer under Qing rule — Taiwan after the
+      cession of 1895 — is a :class:`QingRuleEndedError`);
+    * after 1911, the rite as the text prescribes it for the unit as it stood in 1911, its last Qing year;
+      its days are computed (China Standard Time) by the text's rule;
+    * a place whose Qing rule ended before 1911 has no Qing unit to stand for it: its name means the
+      practice profile that lists it (臺灣府: 臺南孔子廟, the 文廟 of the 臺灣府學), which says whose text
+      it continues; where none does, the error names the end of Qing rule and the profiles there are;
+    * ``practice`` (a profile id) replaces the date rule: a profile with a ``text`` reads that unit's
+      text (the place asked for must be one it stands for), one without replaces the date only.
+    """
+    if practice is not None:
+        chosen = get_practice(practice, rite_id)
+        check_practice_year(chosen, year)
+        if chosen.text is not None:
+            if not chosen.stands_for(place) and get_place(place).id != get_place(chosen.text.place).id:
+                raise UnknownValueError(f"place for practice {chosen.id}", place, chosen.places)
+            return _practice_standing(chosen, year)
+        unit = _qing_unit(place, year, rite_id)
+        note = _practice_note(chosen, unit.place, year)
+        return Standing(unit.place, unit.text_year, chosen, note, unit.scope_year)
+    return _qing_unit(place, year, rite_id)
+
+
+def _qing_unit(place: str, year: int, rite_id: str) -> Standing:
+    if year <= QING_LAST_YEAR:
+        return Standing(place_at(place, year), year)
+    try:
+        unit = place_at(place, QING_LAST_YEAR)
+    except QingRuleEndedError as ended:
+        found = default_practice(place, rite_id, year)
+        if found is not None:
+            return _practice_standing(found, year)
+        here = practices_for_place(place, year)
+        accepted = [
+            f"--practice {p.id} ({p.name}: {', '.join(r.rite for r in p.rites)})" for p in here
+        ] or accepted_practices()
+        raise UnknownValueError(
+            f"place in {year}: Qing rule over {place} ended in {ended.last_year} ({ended.event}); no Qing "
+            f"unit answers the name after that, and no practice profile documents rite {rite_id!r} there "
+            f"in {year} (a profile stands for a place: data/practice/*.yaml)",
+            place,
+            accepted,
+        ) from None
+    note = (
+        f"after the Qing: the rite as the text prescribes it for {unit.name} as it stood in "
+        f"{QING_LAST_YEAR}, its last Qing year; its day computed by the text's rule (no almanac)"
+    )
+    return Standing(unit, QING_LAST_YEAR, None, note, year)
+
+
+def _practice_standing(chosen: Practice, year: int) -> Standing:
+    if chosen.text is None:
+        raise DataError(f"practice {chosen.id}: names no text place")
+    unit = place_at(chosen.text.place, chosen.text.year)
+    return Standing(unit, chosen.text.year, chosen, _practice_note(chosen, unit, year))
+
+
+def _practice_note(chosen: Practice, unit: PlaceAt, year: int) -> str:
+    parts = [f"practice {chosen.label}, {chosen.where}: its day replaces the text's rule"]
+    if chosen.text is not None:
+        sources = "; ".join(source_text(s) for s in chosen.text.sources)
+        parts.append(
+            f"the order of service is the text's for {unit.name} as it stood in {chosen.text.year} "
+            f"({chosen.text.note}{'; ' + sources if sources else ''})"
+        )
+        if chosen.text.assumption:
+            parts.append(f"assumption: {chosen.text.assumption}")
+    else:
+        parts.append(
+            f"the order of service is the text's for {unit.name} as it stood in {min(year, QING_LAST_YEAR)}"
+        )
+    if chosen.assumption:
+        parts.append(f"assumption: {chosen.assumption}")
+    return "; ".join(parts)
+
+
+def _officiants_today(
+    officiants: tuple[Officiant, ...], chosen: Practice | None, rite_id: str
+) -> tuple[Officiant, ...]:
+    """After the Qing no Qing office holds a function: the text's function stays, its office is given only
+    where a practice profile names today's holder (cited), and is blank otherwise."""
+    today = chosen.rite(rite_id) if chosen is not None else None
+    out = []
+    for o in officiants:
+        holder = next(
+            (p for p in (today.officiants if today else ()) if fold(p.function) == fold(o.function)), None
+        )
+        if holder is not None:
+            note = f"today: {holder.office} — " + "; ".join(source_text(s) for s in holder.sources)
+            office = holder.office
+        else:
+            note = f"after the Qing no office holds it (the text: {o.office}); whoever the temple chooses"
+            office = ""
+        notes = f"{o.notes}; {note}" if o.notes else note
+        out.append(o.model_copy(update={"office": office, "notes": notes, "assumption": None}))
+    return tuple(out)
+
+
 def check_witness(witness: str) -> str:
     if witness not in witness_ids():
         raise UnknownValueError("witness", witness, witness_ids())
     return witness
 
 
-def resolve_rite(rite: str, place: str, year: int, witness: str | None = None) -> ResolvedRite:
+def resolve_rite(
+    rite: str, place: str, year: int, witness: str | None = None, practice: str | None = None
+) -> ResolvedRite:
     """The rite ``rite`` (id or name) at ``place`` in ``year``, in ``witness``'s reading (default: the
-    witness that governs the place that year).
+    witness that governs the place that year). What the place and the year mean — after the Qing, for a
+    place no longer Chinese, with a practice profile (``practice``) — is decided by :func:`standing`.
 
     A witness asked for by name must hold the rite (itself, or the text it translates or that translates
     it, cites the rite or gives a reading of it); otherwise the error names the witnesses that do. The governing witness, asked for by default, may lack a rite
@@ -219,22 +362,34 @@ def resolve_rite(rite: str, place: str, year: int, witness: str | None = None) -
     if witness is not None:
         check_witness(witness)
     rite_id = find_rite(rite)
-    where = place_at(place, year)
+    meant = standing(place, year, rite_id, practice)
     if witness is not None:
         holders = witnesses_with_rite(rite_id)
         if not any(w in holders for w in translation_family(witness)):
             raise UnknownValueError(
                 f"witness for rite {rite_id!r} (this witness does not have it)", witness, holders
             )
-    return _resolve(rite_id, where.id, year, witness)
+    resolved = _resolve(rite_id, meant.place.id, meant.text_year, witness, meant.elements_year)
+    if meant.practice is None and meant.text_year == year:
+        return resolved
+    return replace(
+        resolved,
+        year=year,
+        text_year=meant.text_year,
+        practice=meant.practice,
+        note=meant.note,
+        officiants=_officiants_today(resolved.officiants, meant.practice, rite_id),
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _resolve(rite_id: str, place_id: str, year: int, witness: str | None) -> ResolvedRite:
+def _resolve(rite_id: str, place_id: str, year: int, witness: str | None, scope_year: int) -> ResolvedRite:
+    """The rite at the unit as it stood in ``year`` (its governing witness that year), its elements
+    kept for ``scope_year`` (the same year, except after the dynasty)."""
     where = place_at(place_id, year)
     governing = governing_witness(place_id, year)
     return resolve_with(
-        rites_for(witness or governing), rite_id, where, year, witness or governing, governing
+        rites_for(witness or governing), rite_id, where, scope_year, witness or governing, governing
     )
 
 
@@ -267,7 +422,7 @@ def resolve_with(
     effective = expander.rite(rite_id)
     if not scope.keeps(effective):
         where = ", ".join(effective.places) or "(other places)"
-        span = f"{effective.from_year or FIRST_YEAR}..{effective.until_year or LAST_YEAR}"
+        span = f"{effective.from_year or FIRST_YEAR}..{effective.until_year or QING_LAST_YEAR}"
         raise UnknownValueError(
             f"place/year for rite {rite_id!r} (performed at {where}, {span})",
             f"{place.name} {year}",
