@@ -322,7 +322,7 @@ def test_counts_coordinates_and_names() -> None:
 
 # --- the data's own checks --------------------------------------------------------------------------
 
-_SOURCE = {"id": "s", "title": "a table", "locator": "here"}
+_DATASET = "chgis"  # an id of the registry of outside sources (dianli/corpus/data/outside_sources.yaml)
 
 
 def _period(start: int, end: int, name: str, parent: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -337,7 +337,7 @@ def _period(start: int, end: int, name: str, parent: str | None = None, **extra:
         "longitude_deg": 119.0,
     }
     if parent:
-        period["parent_source"] = {"cite": [{"source": "s", "section": "x", "quote": "q"}]}
+        period["parent_source"] = {"cite": [{"source": "qingshigao-70", "section": "x", "quote": "q"}]}
     period.update(extra)
     return period
 
@@ -368,16 +368,38 @@ _UNKNOWN_SOURCE = _period(
 )
 def test_data_errors_name_the_element_and_the_value(places: list[dict[str, Any]], fragment: str) -> None:
     data = _PlacesFile.model_validate(
-        {"default_place": places[0]["id"], "sources": [_SOURCE], "places": places}
+        {"default_place": places[0]["id"], "dataset_source": _DATASET, "places": places}
     )
     with pytest.raises(DataError) as err:
         _check(data)
     assert "dianli/places/data/places.yaml" in str(err.value) and fragment in str(err.value)
 
 
+def test_the_dataset_source_must_be_registered() -> None:
+    data = _PlacesFile.model_validate(
+        {"default_place": "p", "dataset_source": "atlas", "places": [_PROVINCE]}
+    )
+    with pytest.raises(
+        DataError, match="dataset_source: unknown source 'atlas'; accepted: almanac-2006-olddo"
+    ):
+        _check(data)
+
+
+def test_the_place_sources_are_registry_entries_with_their_grades() -> None:
+    from dianli.places.places import place_sources
+
+    grades = {s.id: s.grade for s in place_sources()}
+    assert grades["chgis"] == "scholarly work, read in a digital library"
+    assert (
+        grades["qingshigao-71"]
+        == "later edition or transcription of a primary text, read in a digital library"
+    )
+    assert grades["ding-shaoyi-jianzhi"] == "primary Qing text, read on a mirror or copy site"
+
+
 def test_the_default_place_must_exist() -> None:
     data = _PlacesFile.model_validate(
-        {"default_place": "nowhere", "sources": [_SOURCE], "places": [_PROVINCE]}
+        {"default_place": "nowhere", "dataset_source": _DATASET, "places": [_PROVINCE]}
     )
     with pytest.raises(DataError, match="default_place: unknown place id 'nowhere'"):
         _check(data)
@@ -393,4 +415,4 @@ def test_the_default_place_must_exist() -> None:
 )
 def test_malformed_periods_are_refused(periods: list[dict[str, Any]]) -> None:
     with pytest.raises(ValueError):
-        _PlacesFile.model_validate({"sources": [_SOURCE], "places": [{"id": "p", "periods": periods}]})
+        _PlacesFile.model_validate({"dataset_source": _DATASET, "places": [{"id": "p", "periods": periods}]})

@@ -50,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from dianli.calendar.timekeeping import DoubleHour, double_hour, ke_of_day, local_apparent_time
+from dianli.corpus.sources import source_mention
 from dianli.errors import OutOfRangeError
 
 FloatArray = npt.NDArray[np.float64]
@@ -97,17 +98,18 @@ COMPUTATION_LABEL = (
 ASSUMPTION_VISIBLE = (
     "the rite is held where the eclipse can be seen: the Sun (Moon) above the horizon at some moment "
     "between first contact and the end (the 欽天監 computed what was seen at each place: 「月食時必本地之日"
-    "未東升或已西沉，乃得見之」, 古今圖書集成 曆象彙編 曆法典, 見食隨地異時, "
-    "https://zh.m.wikisource.org/wiki/Page:Gujin_Tushu_Jicheng,_Volume_009_(1700-1725).djvu/55)"
+    "未東升或已西沉，乃得見之」, " + source_mention("gujin-tushu-lifa-jianshi") + ")"
 )
 ASSUMPTION_PENUMBRAL = (
     "a penumbral lunar eclipse (the Moon never in the umbra) is not rescued: it is barely perceptible and "
-    "the 欽天監's records list umbral eclipses with their 分秒 (皇朝文獻通考 卷二百六十四 象緯考 月食)"
+    "the 欽天監's records list umbral eclipses with their 分秒 ("
+    + source_mention("wenxian-tongkao-264")
+    + ")"
 )
 ASSUMPTION_PREDICTION = (
     "times are a modern computation; the 欽天監's own predictions (時憲曆 methods) could differ by many "
     "minutes and in magnitude, and partial eclipses were announced too (e.g. 順治三年十二月戊子望 月食三分"
-    "五十二秒, 皇朝文獻通考 卷二百六十四 象緯考 月食; https://m.txshulou.com/html/14292/59651.html)"
+    "五十二秒, " + source_mention("wenxian-tongkao-264") + ")"
 )
 ASSUMPTION_DAY = (
     "the day of the rite is the local date (apparent solar time) on which the visible eclipse begins"
@@ -714,7 +716,7 @@ def _refine_crossing(track: _Track, pos: FloatArray, t0: float, t1: float) -> fl
 
 def _partly(begin: float, end: float, first: float | None, last: float | None, body: str) -> str:
     """'帶食' when the body rises or sets eclipsed: the almanac makers' term, 「此條曆家所謂『帶食』者也」
-    (古今圖書集成, https://wk.100ke.info/wiki/Page:Gujin_Tushu_Jicheng,_Volume_029_(1700-1725).djvu/26)."""
+    (古今圖書集成; outside source ``gujin-tushu-daishi``, `dianli sources gujin-tushu-daishi`)."""
     if first is None or last is None:
         return ""
     rises, sets = first > begin + 1e-6, last < end - 1e-6

@@ -24,6 +24,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from dianli.corpus.normalise import fold
+from dianli.corpus.sources import outside_sources
 from dianli.datafile import load_model
 from dianli.errors import DataError, OutOfRangeError, QingRuleEndedError, UnknownValueError
 
@@ -73,7 +74,8 @@ class _Strict(BaseModel):
 
 
 class Quote(_Strict):
-    """An exact quotation: its source (an id of the file's ``sources``), the entry it stands in, the words."""
+    """An exact quotation: its source (an id of the registry of outside sources), the entry it stands in,
+    the words."""
 
     source: str
     section: str
@@ -245,11 +247,13 @@ class Place(_Strict):
 
 
 class Source(_Strict):
-    """A work the data quotes: its title and where the quoted copy is (a URL or a repository file)."""
+    """A work the data quotes: its title and where the quoted copy is (a URL or a repository file), with
+    its grade — an entry of the registry of outside sources (:mod:`dianli.corpus.sources`)."""
 
     id: str
     title: str
     locator: str
+    grade: str
     note: str | None = None
 
 
@@ -277,7 +281,7 @@ class QingRuleEnd(_Strict):
 
 class _PlacesFile(_Strict):
     default_place: str
-    sources: tuple[Source, ...] = Field(min_length=1)
+    dataset_source: str  # the registry id of the dataset the units come from
     qing_rule_ends: tuple[QingRuleEnd, ...] = ()
     places: tuple[Place, ...] = Field(min_length=1)
 
@@ -293,9 +297,11 @@ def _check(data: _PlacesFile) -> None:
     """Every cross reference of the file: sources, parents (in every year), endings, names, aliases."""
     if data.default_place not in {p.id for p in data.places}:
         raise _fail("default_place", f"unknown place id {data.default_place!r}")
-    source_ids = [s.id for s in data.sources]
-    if len(set(source_ids)) != len(source_ids):
-        raise _fail("sources", "duplicate source ids")
+    source_ids = sorted(outside_sources())
+    if data.dataset_source not in source_ids:
+        raise _fail(
+            "dataset_source", f"unknown source {data.dataset_source!r}; accepted: {', '.join(source_ids)}"
+        )
     ending_ids = {e.id: e for e in data.qing_rule_ends}
     for i, ending in enumerate(data.qing_rule_ends):
         for quote in ending.cite:
@@ -424,9 +430,21 @@ def all_places() -> tuple[Place, ...]:
     return _data().places
 
 
+def period_quotes(period: Period) -> tuple[Quote, ...]:
+    """The quotations that ground a period's parent (none for a unit without parent)."""
+    return period.parent_source.cite if period.parent_source is not None else ()
+
+
+@functools.cache
 def place_sources() -> tuple[Source, ...]:
-    """The works the place data quotes, with where the quoted copies are."""
-    return _data().sources
+    """The works the place data quotes (registry entries, in order of first use), with where the quoted
+    copies are and their grades."""
+    data = _data()
+    quotes = [q for e in data.qing_rule_ends for q in e.cite]
+    quotes += [q for p in data.places for period in p.periods for q in period_quotes(period)]
+    registry = outside_sources()
+    used = [registry[i] for i in dict.fromkeys([data.dataset_source, *(q.source for q in quotes)])]
+    return tuple(Source(id=s.id, title=s.title, locator=s.where, grade=s.grade, note=s.note) for s in used)
 
 
 def qing_rule_ends() -> tuple[QingRuleEnd, ...]:

@@ -15,6 +15,7 @@ from itertools import product
 
 from dianli.calendar.ganzhi import year_sexagenary
 from dianli.calendar.lunisolar import to_chinese
+from dianli.calendar.year_names import chinese_date_label
 from dianli.errors import DianliError
 from dianli.places.governs import governance
 from dianli.places.places import PlaceAt, get_place
@@ -145,7 +146,7 @@ def _subtle_points(lc: Lichun, reading: Reading, readings: tuple[Reading, ...]) 
     chinese = to_chinese(day)
     ysx = year_sexagenary(lc.year)
     lunar_ganzhi = year_sexagenary(chinese.year).name
-    where = f"立春 {day.isoformat()} is {chinese.label} of the lunar year {lunar_ganzhi}"
+    where = f"立春 {day.isoformat()} is {chinese_date_label(chinese)} of the lunar year {lunar_ganzhi}"
     if chinese.year != lc.year:
         points.append(
             f"{where}: 立春 falls in the twelfth month, before 元旦 {lc.new_year.isoformat()}, yet the ox's year "

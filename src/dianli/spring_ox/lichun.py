@@ -40,6 +40,7 @@ from dianli.calendar.timekeeping import (
     local_apparent_time,
     local_mean_time,
 )
+from dianli.calendar.year_names import chinese_date_label
 from dianli.errors import UnknownValueError
 from dianli.places.places import PlaceAt
 
@@ -204,8 +205,8 @@ def lichun(year: int, place: PlaceAt) -> Lichun:
 
 
 def lunar_label(day: date) -> str:
-    """The Chinese date of a day (乾隆十六年十二月二十)."""
-    return to_chinese(day).label
+    """The Chinese date of a day (乾隆十六年十二月二十; after 1911 the lunar year by its 干支: 丁酉年正月初七)."""
+    return chinese_date_label(to_chinese(day))
 
 
 def lunar_year_of(day: date) -> int:

@@ -1,8 +1,10 @@
 """Rule sets ("profiles") for the spring ox and the Mang god, held as YAML data and validated here.
 
 A profile is a list of *attributes* (ox.head, god.robe …). Each attribute has one rule of a small set of
-kinds, and its evidence: a witness citation (``cite``), a public page (``source``: url, title, quote) or a
-labelled ``assumption``. A disputed point carries ``alternatives``: other readings, each with its own
+kinds, and its evidence: a witness citation (``cite``), outside sources (``sources``: registry ids of
+``corpus/data/outside_sources.yaml`` with the exact words) or a labelled ``assumption``. A profile with
+``bases`` says for each attribute which authority it states (``basis: rule`` — the statute as a witness
+quotes it — or ``basis: addition``, the practitioners' addition beyond it). A disputed point carries ``alternatives``: other readings, each with its own
 evidence, chosen by id. Rule kinds:
 
 * ``value`` — a fixed value (a material, a measure);
@@ -28,6 +30,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from dianli.corpus.cite import Citation, CitationError, resolve
+from dianli.corpus.sources import OutsideRef
 from dianli.corpus.witnesses import manifest
 from dianli.datafile import load_model, load_model_path, parse_model
 from dianli.errors import DataError, UnknownValueError
@@ -50,24 +53,19 @@ class _Model(BaseModel):
 M = TypeVar("M", bound=_Model)
 
 
-class Source(_Model):
-    url: str
-    title: str
-    quote: str
-
-
 class Evidence(_Model):
-    """Where a rule comes from: a witness, a public page, or an assumption (at least one)."""
+    """Where a rule comes from: a witness, outside sources (registry ids with the exact words), or an
+    assumption (at least one)."""
 
     cite: Citation | None = None
-    source: Source | None = None
+    sources: tuple[OutsideRef, ...] = ()
     assumption: str | None = None
     note: str | None = None
 
     @model_validator(mode="after")
     def _has_evidence(self) -> Evidence:
-        if self.cite is None and self.source is None and self.assumption is None:
-            raise ValueError("needs cite, source or assumption")
+        if self.cite is None and not self.sources and self.assumption is None:
+            raise ValueError("needs cite, sources or assumption")
         return self
 
 
@@ -82,7 +80,7 @@ class Case(_Model):
     when: dict[str, list[str] | Comparison]
     value: Any
     cite: Citation | None = None
-    source: Source | None = None
+    sources: tuple[OutsideRef, ...] = ()
     assumption: str | None = None
 
 
@@ -126,6 +124,22 @@ class Attribute(Rule):
     reading: str = "as-stated"  # the id of the primary reading when there are alternatives
     alternatives: tuple[Alternative, ...] = ()
     places: tuple[str, ...] | None = None  # only at these places (site ids)
+    basis: Literal["rule", "addition"] | None = None  # a key of the profile's ``bases``
+
+
+class Basis(_Model):
+    """What an attribute's ``basis`` means: the rule it states (with the witness that quotes the rule)."""
+
+    label: str
+    witness: str | None = None
+
+
+class Bases(_Model):
+    """A profile whose attributes say which authority they state: the statute's ``rule`` (as a witness
+    quotes it) or the practitioners' ``addition`` beyond it."""
+
+    rule: Basis
+    addition: Basis
 
 
 class Defaults(_Model):
@@ -140,8 +154,16 @@ class Profile(_Model):
     title: str
     summary: str
     defaults: Defaults
+    bases: Bases | None = None
     notes: tuple[Evidence, ...] = ()
     attributes: tuple[Attribute, ...] = Field(min_length=1)
+
+    def basis_label(self, attribute: Attribute) -> str:
+        """The words for an attribute's basis (``""`` where the profile has none)."""
+        if self.bases is None or attribute.basis is None:
+            return ""
+        basis: Basis = self.bases.rule if attribute.basis == "rule" else self.bases.addition
+        return basis.label
 
     def attribute(self, attribute_id: str) -> Attribute:
         for attribute in self.attributes:
@@ -217,11 +239,29 @@ def load_profile(profile_id: str) -> Profile:
         duplicates = _duplicates(profile.attributes)
         if duplicates:
             raise DataError(f"dianli/{_PACKAGE}/{name}: duplicate attribute ids {duplicates}")
+        check_bases(f"dianli/{_PACKAGE}/{name}", profile)
         return profile
     own = witness_profiles()
     if profile_id in own:
         return own[profile_id]
     raise UnknownValueError("spring-ox rule set", profile_id, rule_ids())
+
+
+def check_bases(where: str, profile: Profile) -> None:
+    """With ``bases``, every attribute says its basis, and one stating the rule cites the rule's witness."""
+    if profile.bases is None:
+        return
+    witness = profile.bases.rule.witness
+    for i, attribute in enumerate(profile.attributes):
+        at = f"{where}: attributes.{i} ({attribute.id})"
+        if attribute.basis is None:
+            raise DataError(f"{at}: basis: missing; accepted: rule, addition")
+        cites = [c.witness for c in _evidence_of(attribute)]
+        if attribute.basis == "rule" and witness is not None and witness not in cites:
+            raise DataError(
+                f"{at}: basis rule cites no passage of {witness}; accepted: "
+                f"cite: {{witness: {witness}, quote: ...}} or basis: addition"
+            )
 
 
 def _facts_used(rule: Rule) -> list[tuple[str, str]]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from dianli.spring_ox.figure import SpringOx
 from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES, Reading, Scenario
 from dianli.spring_ox.profiles import Evidence
 from dianli.spring_ox.rules import Outcome, Value
+from dianli.spring_ox.variation import ROLES, Holder, SideBySide, rule_set_comparison
 
 PART_TITLES: dict[str, str] = {
     "ox": "土牛 the ox",
@@ -18,14 +20,14 @@ PART_TITLES: dict[str, str] = {
 
 
 def evidence_text(evidence: Evidence) -> list[str]:
-    """One line per piece of evidence: witness quote, almanac page, assumption, note."""
+    """One line per piece of evidence: witness quote, outside source (with its grade), assumption, note."""
     lines: list[str] = []
     if evidence.cite is not None:
         lines.append(f"{evidence.cite.witness} 「{evidence.cite.quote}」")
-    if evidence.source is not None:
-        lines.append(
-            f"almanac summary: {evidence.source.title} <{evidence.source.url}> 「{evidence.source.quote}」"
-        )
+    for ref in evidence.sources:
+        where = f" ({ref.section})" if ref.section else ""
+        lines.append(f"outside source: {ref.entry.heading}{where}: 「{ref.quote}」")
+        lines.append(f"    [{ref.entry.grade}] <{ref.entry.where}>")
     if evidence.assumption:
         lines.append(f"ASSUMPTION: {evidence.assumption.strip()}")
     if evidence.note:
@@ -45,6 +47,8 @@ def _value_lines(outcome: Outcome, indent: str) -> list[str]:
     gloss = value.value.get("gloss") if isinstance(value.value, dict) else None
     head = f"{indent}{outcome.label} {outcome.gloss}: {value.text}" + (f" — {gloss}" if gloss else "")
     lines = [head, f"{indent}    because {value.reason}"]
+    if outcome.basis:
+        lines.append(f"{indent}    basis: {outcome.basis}")
     lines += [f"{indent}    {line}" for ev in value.evidence for line in evidence_text(ev)]
     for alt in outcome.alternatives:
         mark = "differs" if alt.key != value.key else "same"
@@ -78,6 +82,49 @@ def _choice_lines(result: SpringOx) -> list[str]:
             f"{result.profile.id} states {len(result.stated)} of {len(result.profile.attributes)} attributes; "
             f"the rest are the {result.base} rule set's"
         )
+    return out
+
+
+ROLE_TITLES: dict[str, str] = {
+    "statute": "the statute as quoted",
+    "gazetteer": "the gazetteers' rules",
+    "almanac": "the modern almanacs' practice",
+}
+
+
+def _holders_text(holders: tuple[Holder, ...]) -> str:
+    parts = []
+    for role in ROLES:
+        mine = [h for h in holders if h.role == role]
+        if mine:
+            shown = ", ".join(
+                f"{h.rule_set} [{'; '.join(h.evidence)}]"
+                if h.evidence not in ((), (h.rule_set,))
+                else h.rule_set
+                for h in mine
+            )
+            parts.append(f"{role}: {shown}")
+    return " · ".join(parts)
+
+
+def side_by_side_lines(rows: tuple[SideBySide, ...]) -> list[str]:
+    """The rule sets side by side where they differ: each reading with who states it and on what evidence."""
+    out: list[str] = []
+    seen: dict[str, str] = {}
+    for row in rows:
+        for _, holders in row.readings:
+            seen.update({h.rule_set: f"{h.role}: {h.who}" for h in holders})
+        seen.update({h.rule_set: f"{h.role}: {h.who}" for h in row.silent})
+    out += [f"  {name} = {who}" for name, who in seen.items()]
+    for row in rows:
+        out.append(f"  {row.label} ({row.attribute})")
+        for words, holders in row.readings:
+            out.append(f"    {words}")
+            out += textwrap.wrap(
+                f"← {_holders_text(holders)}", 78, initial_indent=" " * 8, subsequent_indent=" " * 10
+            )
+        if row.silent:
+            out.append(f"    not stated by: {', '.join(h.rule_set for h in row.silent)}")
     return out
 
 
@@ -138,11 +185,27 @@ def render_text(result: SpringOx) -> str:
         out.append("Notes on this rule set")
         for ev in result.notes:
             out += [f"  * {line}" for line in evidence_text(ev)]
+    out.append("")
+    out.append("The rules side by side, where they differ (the statute as quoted · gazetteers · almanacs)")
+    out += side_by_side_lines(rule_set_comparison())
     return "\n".join(out)
 
 
 def _evidence_json(evidence: Evidence) -> dict[str, Any]:
-    return evidence.model_dump(exclude_none=True)
+    out = evidence.model_dump(exclude_none=True, exclude={"sources"})
+    if evidence.sources:
+        out["sources"] = [
+            {
+                **ref.model_dump(exclude_none=True),
+                "title": ref.entry.heading,
+                "kind": ref.entry.kind.value,
+                "read": ref.entry.read.value,
+                "grade": ref.entry.grade,
+                "where": ref.entry.where,
+            }
+            for ref in evidence.sources
+        ]
+    return out
 
 
 def _value_json(value: Value) -> dict[str, Any]:
@@ -195,6 +258,7 @@ def to_json(result: SpringOx) -> dict[str, Any]:
                 "part": o.part,
                 "label": o.label,
                 "gloss": o.gloss,
+                **({"basis": o.basis} if o.basis else {}),
                 **_value_json(o.primary),
                 "alternatives": [_value_json(a) for a in o.alternatives],
             }
@@ -222,6 +286,7 @@ def to_json(result: SpringOx) -> dict[str, Any]:
             "only_other": list(result.only_other),
         },
         "notes": [_evidence_json(e) for e in result.notes],
+        "side_by_side": [_side_json(row) for row in rule_set_comparison()],
         **_choice_json(result),
     }
 
@@ -239,3 +304,23 @@ def _choice_json(result: SpringOx) -> dict[str, Any]:
         out["base_rule"] = result.base
         out["stated_attributes"] = list(result.stated)
     return out
+
+
+def _holder_json(holder: Holder) -> dict[str, Any]:
+    return {
+        "rule": holder.rule_set,
+        "role": holder.role,
+        "who": holder.who,
+        "evidence": list(holder.evidence),
+    }
+
+
+def _side_json(row: SideBySide) -> dict[str, Any]:
+    return {
+        "attribute": row.attribute,
+        "label": row.label,
+        "readings": [
+            {"text": words, "held_by": [_holder_json(h) for h in holders]} for words, holders in row.readings
+        ],
+        "not_stated_by": [_holder_json(h) for h in row.silent],
+    }

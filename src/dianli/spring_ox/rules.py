@@ -74,6 +74,8 @@ class Outcome:
     gloss: str
     primary: Value
     alternatives: tuple[Value, ...]
+    basis: str = ""
+    """Which authority the attribute states, in words (a profile with ``bases``), else empty."""
 
     @property
     def text(self) -> str:
@@ -143,9 +145,9 @@ def _fact(facts: Facts, key: str, where: str) -> Fact:
 
 
 def _case_evidence(case: Case) -> tuple[Evidence, ...]:
-    if case.cite is None and case.source is None and case.assumption is None:
+    if case.cite is None and not case.sources and case.assumption is None:
         return ()
-    return (Evidence(cite=case.cite, source=case.source, assumption=case.assumption),)
+    return (Evidence(cite=case.cite, sources=case.sources, assumption=case.assumption),)
 
 
 def _eval_cases(cases: tuple[Case, ...], facts: Facts, where: str) -> tuple[Any, str, tuple[Evidence, ...]]:
@@ -196,7 +198,7 @@ def _eval_term_day(rule: TermDayRule, facts: Facts, where: str) -> tuple[str, st
 
 
 def _evidence(rule: Rule) -> tuple[Evidence, ...]:
-    return (Evidence(cite=rule.cite, source=rule.source, assumption=rule.assumption, note=rule.note),)
+    return (Evidence(cite=rule.cite, sources=rule.sources, assumption=rule.assumption, note=rule.note),)
 
 
 def evaluate_rule(rule: Rule, reading: str, facts: Facts, done: Mapping[str, Outcome], where: str) -> Value:
@@ -247,7 +249,13 @@ def evaluate(
         primary = evaluate_rule(rule, rid, facts, done, where)
         alternatives = tuple(evaluate_rule(r, i, facts, done, f"{where}/{i}") for r, i in others)
         done[attribute.id] = Outcome(
-            attribute.id, attribute.part, attribute.label, attribute.gloss, primary, alternatives
+            attribute.id,
+            attribute.part,
+            attribute.label,
+            attribute.gloss,
+            primary,
+            alternatives,
+            profile.basis_label(attribute),
         )
     return tuple(done.values())
 

@@ -8,21 +8,38 @@ witness it cites). Readings are compared by what they mean, not by their wording
 structured fields (``length_cun`` …) or else its text, a colour by what it is taken from, cases by which
 facts give which value (five pairs of stems and ten single stems giving the same directions are one
 reading). The fixed almanac profile is no witness and is in force nowhere: it takes no part.
+
+:func:`rule_set_comparison` sets the rules side by side instead, attribute by attribute, where they differ:
+the statute (the 會典, as the witness the almanac profile's ``bases`` names quotes it), the gazetteers'
+rules (the default rule set and every witness's own) and the modern almanacs' practice, each reading with
+who states it and on what evidence (witnesses by id, outside sources with their grade).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from dianli.corpus.cite import Citation
-from dianli.corpus.witnesses import witness_ids
-from dianli.rites.load import all_rites
-from dianli.rites.variation import NONE_TEXT, Reading, Rule, Span
-from dianli.rites.variation import _stretches as stretches
+from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.spring_ox.figure import DEFAULT_RULE
-from dianli.spring_ox.profiles import Attribute, Comparison, Profile, load_profile, witness_patches
+from dianli.spring_ox.profiles import (
+    Attribute,
+    Comparison,
+    Profile,
+    load_profile,
+    profile_ids,
+    stated_attributes,
+    witness_patches,
+)
+from dianli.spring_ox.profiles import (
+    Rule as ProfileRule,
+)
+
+if TYPE_CHECKING:  # the corpus variation is imported where it is used: the comparison does not need it
+    from dianli.rites.variation import Reading, Rule, Span
 
 RULE_PREFIX = "spring_ox."
 KIND = "spring_ox"
@@ -88,6 +105,8 @@ def _citations(attribute: Attribute) -> tuple[Citation, ...]:
 @functools.cache
 def _rite() -> tuple[str, str]:
     """The rite that shows the spring ox (its id and first name), from the rites data."""
+    from dianli.rites.load import all_rites
+
     for rite in all_rites().values():
         if any(SHOWS in part.shows for part in rite.parts):
             return rite.id, rite.names.classical[0]
@@ -102,6 +121,9 @@ def _rule_sets() -> dict[str, Profile]:
 @functools.cache
 def spring_ox_rules() -> tuple[Rule, ...]:
     """Every spring-ox attribute read differently by the rule sets in force somewhere, as variation rules."""
+    from dianli.rites.variation import Rule, Span
+    from dianli.rites.variation import _stretches as stretches
+
     sets = _rule_sets()
     in_force: dict[str, list[Span]] = {name: [] for name in sets}
     followers: dict[str, list[str]] = {name: [] for name in sets}
@@ -148,6 +170,8 @@ def _readings(
     in_force: dict[str, list[Span]],
     followers: dict[str, list[str]],
 ) -> list[Reading]:
+    from dianli.rites.variation import NONE_TEXT, Reading
+
     found: dict[str, dict[str, Any]] = {}
     for name, profile in sets.items():
         attribute = next((a for a in profile.attributes if a.id == attribute_id), None)
@@ -200,3 +224,92 @@ def _witnesses() -> frozenset[str]:
 
 def _sorted(spans: Sequence[Span]) -> tuple[Span, ...]:
     return tuple(sorted(spans, key=lambda s: (s.place, s.from_year)))
+
+
+# --- the rule sets side by side ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """A rule set holding a reading: its id, who it is, and the evidence it gives for the reading."""
+
+    rule_set: str
+    role: str  # "statute", "gazetteer" or "almanac"
+    who: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SideBySide:
+    """One attribute: each distinct reading (its words) with the rule sets holding it, and those silent."""
+
+    attribute: str
+    label: str
+    readings: tuple[tuple[str, tuple[Holder, ...]], ...]
+    silent: tuple[Holder, ...]
+
+
+ROLES = ("statute", "gazetteer", "almanac")
+
+
+@functools.cache
+def _titles() -> dict[str, str]:
+    return {w.id: w.title for w in manifest()}
+
+
+def _columns() -> list[tuple[str, str, str]]:
+    """(rule set, role, who): the statute as quoted, the gazetteers' rules, the almanacs' practice."""
+    practice = [p for p in profile_ids() if load_profile(p).bases is not None]
+    statutes: dict[str, str] = {}
+    for name in practice:
+        bases = load_profile(name).bases
+        if bases is not None and bases.rule.witness in witness_patches():
+            statutes[bases.rule.witness] = f"{bases.rule.label} ({bases.rule.witness})"
+    out = [(w, "statute", who) for w, who in statutes.items()]
+    gazetteers = [p for p in profile_ids() if p not in practice] + [
+        w for w in witness_patches() if w not in statutes
+    ]
+    for name in gazetteers:
+        who = load_profile(name).title if name in profile_ids() else f"{_titles().get(name, name)} ({name})"
+        out.append((name, "gazetteer", who))
+    out += [(name, "almanac", f"the modern almanacs ({load_profile(name).title})") for name in practice]
+    return out
+
+
+def _evidence(rule: ProfileRule) -> tuple[str, ...]:
+    cites = [rule.cite, *(c.cite for c in rule.cases or ())]
+    refs = [*rule.sources, *(r for c in rule.cases or () for r in c.sources)]
+    out = [c.witness for c in cites if c is not None]
+    out += [f"{r.source} ({r.entry.kind.value})" for r in refs]
+    if not out and rule.assumption:
+        out.append("assumption")
+    return tuple(dict.fromkeys(out))
+
+
+@functools.cache
+def rule_set_comparison(differing_only: bool = True) -> tuple[SideBySide, ...]:
+    """Every spring-ox attribute, the rule sets' readings side by side (by default only where they differ:
+    two readings, or a rule set silent where another states the attribute)."""
+    columns = _columns()
+    stated = {name: set(stated_attributes(name)) for name, _, _ in columns}
+    ids = list(dict.fromkeys(a.id for name, _, _ in columns for a in load_profile(name).attributes))
+    out: list[SideBySide] = []
+    for attribute_id in ids:
+        found: dict[str, tuple[str, list[Holder]]] = {}
+        silent: list[Holder] = []
+        label = ""
+        for name, role, who in columns:
+            profile = load_profile(name)
+            attribute = next((a for a in profile.attributes if a.id == attribute_id), None)
+            if attribute is None or attribute_id not in stated[name]:
+                if role != "gazetteer" or name in profile_ids():
+                    silent.append(Holder(name, role, who, ()))
+                continue
+            label = label or f"{attribute.label} {attribute.gloss}"
+            means, words = meaning(attribute)
+            found.setdefault(means, (words, []))[1].append(Holder(name, role, who, _evidence(attribute)))
+        readings = tuple((words, tuple(holders)) for words, holders in found.values())
+        if differing_only and len(readings) < 2 and not silent:
+            continue
+        out.append(SideBySide(attribute_id, label, readings, tuple(silent)))
+    return tuple(out)
