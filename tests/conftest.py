@@ -34,6 +34,7 @@ CHROMIUM_ARGS = (
 SYSTEM_PACKAGES: dict[str, tuple[str, str]] = {
     # marker: (executable, how to install)
     "browser": ("chromium", "apt-get install chromium"),
+    "espeak": ("espeak-ng", "apt-get install espeak-ng"),
 }
 
 

@@ -194,3 +194,31 @@ def test_bad_witness_or_format_is_an_error_with_the_accepted_values(args: list[s
     result = runner.invoke(app, ["music", *args])
     assert result.exit_code == 2
     assert said in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("fmt", "marker"),
+    [
+        ("musicxml", "<work-title>大成樂</work-title>"),
+        ("mei", 'meiversion="5.0"'),
+        ("svg", "Engraved by Verovio"),
+        ("columns", 'class="columns"'),
+    ],
+)
+def test_edition_formats_to_stdout(fmt: str, marker: str) -> None:
+    assert marker in _run("寧平", "--format", fmt, "-o", "-")
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("mei", "chuxian.mei"), ("columns", "chuxian.columns.svg")])
+def test_edition_formats_default_file_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert name in _run("寧平", "--format", fmt)
+    assert (tmp_path / name).stat().st_size > 1000
+
+
+def test_suite_refuses_the_columns_with_the_formats_it_takes() -> None:
+    result = runner.invoke(app, ["music", "suite", "--format", "columns"])
+    assert result.exit_code != 0
+    assert "columns" in result.output and "mei" in result.output

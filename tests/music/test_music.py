@@ -60,11 +60,42 @@ def test_parse_note_never_crashes(text: str) -> None:
         ("yize", "copying error?"),
         ("zhonglu", "copying error?"),
         ("nanlu", "agrees if 分 are ninths"),
-        ("qing_jiazhong", "departs"),
+        ("qing_jiazhong", "half of its 律 in ninths"),
+        ("qing_dalu", "half of its 律 in ninths"),
+        ("qing_taicu", "agrees"),
     ],
 )
 def test_cents_table_verdicts(lu: str, verdict: str) -> None:
     assert {r.lu.id: r.verdict for r in cents_table()}[lu] == verdict
+
+
+@pytest.mark.parametrize(
+    ("qing", "ninths", "half"),
+    [
+        ("qing_dalu", (8, 3, 7, 6, 0), 4.188),  # 大呂 8.42798 寸 = 8寸3分7釐6毫 in ninths; 8.376 / 2
+        ("qing_jiazhong", (7, 4, 3, 7, 3, 0), 3.7186),  # 夾鐘 7.49154 寸 = 7寸4分3釐7毫3絲; 7.4373 / 2
+    ],
+)
+def test_departing_qing_pipes_are_halved_from_ninths(qing: str, ninths: tuple[int, ...], half: float) -> None:
+    from dianli.music.pitch import halved_from_ninths, lu
+
+    assert halved_from_ninths(lu(qing)) == (ninths, half)
+    assert lu(qing).stated_length_cun == half
+
+
+@pytest.mark.parametrize(
+    ("pipe", "expected"),
+    [
+        ("dalu", None),  # a 律, not a 清 pipe
+        ("zhonglu", None),
+        ("qing_huangzhong", ((9, 0, 0), 4.5)),  # whole 寸: both notations agree, and so does the table
+        ("qing_taicu", ((8, 0), 4.0)),
+    ],
+)
+def test_halved_from_ninths_elsewhere(pipe: str, expected: tuple[tuple[int, ...], float] | None) -> None:
+    from dianli.music.pitch import halved_from_ninths, lu
+
+    assert halved_from_ninths(lu(pipe)) == expected
 
 
 def test_pitch_findings_name_the_suspect_pipes() -> None:
@@ -244,4 +275,4 @@ def test_musicxml_parses_back_with_music21(tmp_path: object) -> None:
     ]
     assert len(notes) == 32
     assert [n.lyrics[0].text for n in notes[:4]] == ["覺", "我", "生", "民"]
-    assert notes[0].lyrics[1].text == "太四"
+    assert [ly.text for ly in notes[0].lyrics[1:]] == ["太簇", "四"]

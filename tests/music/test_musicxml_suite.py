@@ -7,8 +7,8 @@ from pathlib import Path
 import music21
 import pytest
 
-from dianli.api import UnknownValueError, movement, suite_timeline, timeline
-from dianli.music.musicxml import DEFAULT_PARTS, write_musicxml
+from dianli.api import UnknownValueError, instrument, lu, movement, suite_timeline, timeline
+from dianli.music.musicxml import write_musicxml
 
 
 def _parse(path: Path) -> music21.stream.Score:
@@ -29,7 +29,9 @@ def test_suite_musicxml_parses_back(tmp_path: Path) -> None:
     notes = _struck(_parse(path).parts[0])
     expected = [c for mid in tl.movements for c in movement(mid).characters]
     assert len(notes) == len(expected) == 32 * len(tl.movements)
-    assert [n.lyrics[1].text for n in notes] == [c.note.token for c in expected]
+    assert [n.lyrics[1].text + n.lyrics[2].text for n in notes] == [
+        lu(c.note.lu).name + c.note.gongche for c in expected
+    ]
     assert [n.lyrics[0].text for n in notes] == [c.display for c in expected]
 
 
@@ -40,8 +42,10 @@ def chuxian_parts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, music21
     return {str(p.partName): p for p in _parse(path).parts}
 
 
-def test_default_parts_are_written(chuxian_parts: dict[str, music21.stream.Part]) -> None:
-    assert len(chuxian_parts) == len(DEFAULT_PARTS)
+def test_every_sounding_instrument_has_a_part(chuxian_parts: dict[str, music21.stream.Part]) -> None:
+    sounding = {e.instrument for e in timeline("chuxian").events if e.kind in ("note", "stroke")}
+    assert set(chuxian_parts) == {instrument(i).name for i in sounding}
+    assert {"瑟", "鳳簫", "柷", "敔"} <= set(chuxian_parts)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,9 @@ from rich.progress import Progress
 
 from dianli.api import (
     KIND_LABELS,
+    MUSIC_FILE_EXTENSIONS,
     MUSIC_FORMATS,
+    SUITE_FORMATS,
     MovementApparatus,
     Timing,
     Tuning,
@@ -134,8 +136,12 @@ def _findings(as_json: bool) -> None:
         console.print(f"[bold]{f.topic}[/] {f.subject}: {f.message}")
 
 
-def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None) -> None:
-    path = out or f"dacheng.{fmt}"
+def _suite(
+    fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None, voices: bool
+) -> None:
+    if fmt not in SUITE_FORMATS:
+        raise UnknownValueError("music format for the suite", fmt, SUITE_FORMATS)
+    path = out or f"dacheng.{MUSIC_FILE_EXTENSIONS.get(fmt, fmt)}"
     check_output_path(path)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("大成樂 suite", total=None)
@@ -144,7 +150,7 @@ def _suite(fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: s
             progress.update(task, completed=done, total=total)
 
         with writing_to(path):
-            result = render_suite(fmt, path, timing, tuning, step, witness)
+            result = render_suite(fmt, path, timing, tuning, step, witness, voices)
     if path == "-":
         write_text_output(result, None)
     else:
@@ -169,9 +175,12 @@ def register(app: typer.Typer) -> None:
             None,
             "--format",
             "-f",
-            help=f"One of {', '.join(MUSIC_FORMATS)} (default wav); for apparatus: text (default) or json.",
+            help=f"One of {', '.join(MUSIC_FORMATS)} (default wav): musicxml and mei are editions, svg the "
+            "engraved score, columns the 樂章 as the witness lays it out; for apparatus: text or json.",
         ),
-        out: str = typer.Option(None, "-o", "--output", help="Output file ('-' = stdout, json only)."),
+        out: str = typer.Option(
+            None, "-o", "--output", help="Output file ('-' = stdout: json, musicxml, mei, svg, columns)."
+        ),
         character_seconds: float = typer.Option(None, help="Seconds per sung character (an assumption)."),
         stroke_seconds: float = typer.Option(None, help="Seconds per percussion stroke (an assumption)."),
         tempo: float = typer.Option(1.0, help="Divide every duration by this (2 = twice as fast)."),
@@ -188,6 +197,11 @@ def register(app: typer.Typer) -> None:
             f"default {score_witness()}).",
         ),
         movement: str = typer.Option(None, "--movement", "-m", help="For 'apparatus': one movement only."),
+        voices: bool = typer.Option(
+            False,
+            "--voices",
+            help="Speak the calls of 麾生 and 節生 in the audio (needs espeak-ng): a rehearsal track.",
+        ),
     ) -> None:
         """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`,
         `dianli music apparatus` (where the score witnesses differ)."""
@@ -214,7 +228,7 @@ def register(app: typer.Typer) -> None:
         if witness is not None and witness not in score_witnesses():
             raise UnknownValueError("score witness", witness, score_witnesses())
         if target == "suite":
-            _suite(fmt, out, timing, tun, witness)
+            _suite(fmt, out, timing, tun, witness, voices)
             return
         try:
             info = movement_info(target)
@@ -223,10 +237,10 @@ def register(app: typer.Typer) -> None:
             raise UnknownValueError(
                 "movement", target, (*accepted_movement_names(), *SUBCOMMANDS), hint
             ) from exc
-        path = out or ("-" if fmt == "json" else f"{info.id}.{fmt}")
+        path = out or ("-" if fmt == "json" else f"{info.id}.{MUSIC_FILE_EXTENSIONS.get(fmt, fmt)}")
         check_output_path(path)
         with writing_to(path):
-            result = render_movement(info.id, fmt, path, timing, tun, witness)
+            result = render_movement(info.id, fmt, path, timing, tun, witness, voices)
         if path == "-":
             write_text_output(result, None)
         else:

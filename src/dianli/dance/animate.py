@@ -131,7 +131,7 @@ def animation_data(
     return {
         "movement": {"id": mov.id, "names": list(mov.names), "title": f"{mov.names[0]} · {mov.names[1]}"},
         "witness": {"id": witness, "title": info.title},
-        "timing": {"source": timing.source, "assumption": timing.assumption},
+        "timing": {"source": timing.source, "assumption": timing.assumption, "total_s": timing.duration_s},
         "characters": chars,
         "formation": form_json,
         "figure": figure(),

@@ -20,6 +20,13 @@ class Timing:
     spans_s: tuple[tuple[float, float], ...]
     source: str
     assumption: str | None
+    total_s: float | None = None
+    """How long the movement runs: its audio's length where the music times it, else the last span's end."""
+
+    @property
+    def duration_s(self) -> float:
+        """The time a player runs to."""
+        return self.total_s if self.total_s is not None else (self.spans_s[-1][1] if self.spans_s else 0.0)
 
 
 def tempo_timing(count: int) -> Timing:
@@ -34,6 +41,7 @@ def music_timing(movement_id: str, count: int) -> Timing | None:
     """The music module's timeline of the movement (its sung characters), if it gives one per character."""
     try:
         from dianli.music.cues import character_times
+        from dianli.music.render import movement_audio_seconds
     except ImportError:  # pragma: no cover - the music module is part of the package
         return None
     spans = character_times(movement_id)
@@ -43,6 +51,7 @@ def music_timing(movement_id: str, count: int) -> Timing | None:
         tuple((float(start), float(end)) for _, start, end in spans),
         "music timeline (dianli.music: each sung character's start and end)",
         None,
+        round(movement_audio_seconds(movement_id), 3),
     )
 
 

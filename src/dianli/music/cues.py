@@ -214,8 +214,8 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
         events.append(Event(t, 0.0, "action", None, spec.role, spec.action, **base))
         events.append(Event(t, interval, "call", None, spec.role, text, **base))
         return events
-    if spec.role_action is not None:
-        ra = spec.role_action
+    ra = spec.role_action
+    if ra is not None and not ra.after:
         events.append(Event(t, 0.0, "action", None, ra.role, f"{label}：{ra.action}", **base))
     if spec.pattern is not None:
         kinds = _stroke_kinds()
@@ -241,6 +241,8 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
                     )
                 )
                 t += interval
+        if ra is not None and ra.after:
+            events.append(Event(t, 0.0, "action", None, ra.role, f"{label}畢：{ra.action}", **base))
         return events
     if spec.sequence is not None:
         for _ in range(spec.times):

@@ -285,6 +285,37 @@ def _ninths_reading(stated: Length) -> float | None:
     return values["寸"] + values["分"] / 9
 
 
+NINTHS_VERDICT = "half of its 律 in ninths"
+"""The verdict on a 清 pipe whose length is its 律's written in ninths, halved as if decimal."""
+
+
+def ninths_digits(value: Fraction, count: int) -> tuple[int, ...]:
+    """The first ``count`` digits of a length in 寸 written in the old ninths notation (九分寸: nine 分 to
+    the 寸, nine 釐 to the 分 …): 大呂 8.42798… 寸 is 8寸3分7釐6毫."""
+    digits = []
+    rest = value
+    for _ in range(count):
+        digit = math.floor(rest)
+        digits.append(digit)
+        rest = (rest - digit) * 9
+    return tuple(digits)
+
+
+def halved_from_ninths(pitch: Lu) -> tuple[tuple[int, ...], float] | None:
+    """For a 清 pipe: its 律's 三分損益 length written in ninths, those digits read as decimal and halved
+    (truncated to the units the witness writes) — (the digits, the half) — if that is the stated length."""
+    if pitch.qing_of is None:
+        return None
+    units = len(pitch.stated.digits)
+    digits = ninths_digits(sanfen_lengths()[pitch.qing_of], units + 1)
+    as_decimal = sum(Fraction(d, 10**i) for i, d in enumerate(digits))
+    smallest = Fraction(UNITS_CUN[pitch.stated.digits[-1][0]]).limit_denominator(10**6)
+    half = math.floor(as_decimal / 2 / smallest) * smallest
+    if abs(float(half) - pitch.stated_length_cun) > 1e-9:
+        return None
+    return digits, float(half)
+
+
 def cents_table() -> tuple[CentsRow, ...]:
     """Every pitch in the three tunings, with the verdict on its stated length."""
     rows = []
@@ -300,6 +331,8 @@ def cents_table() -> tuple[CentsRow, ...]:
             verdict = "agrees"
         elif ninths is not None and abs(ninths - float(exact)) < 1e-9:
             verdict = "agrees if 分 are ninths"
+        elif halved_from_ninths(pitch) is not None:
+            verdict = NINTHS_VERDICT
         elif len(differing) <= MAX_COPYING_DIGITS:
             verdict = "copying error?"
         else:
@@ -321,6 +354,9 @@ def cents_table() -> tuple[CentsRow, ...]:
     return tuple(rows)
 
 
+_UNITS = ("寸", "分", "釐", "毫", "絲", "忽")
+
+
 def _written(digits: tuple[tuple[str, int], ...]) -> str:
     numerals = "零一二三四五六七八九"
     return "".join(f"{numerals[d] if d < 10 else d}{u}" for u, d in digits)
@@ -339,6 +375,19 @@ def pitch_findings() -> tuple[Finding, ...]:
             message = (
                 f"{said}. Read decimally the pipe is {cents} off; read with 分 as ninths of a 寸 "
                 "(the old 九分寸 notation) it is exact — the witness mixes the two notations."
+            )
+        elif row.verdict == NINTHS_VERDICT:
+            parent = lu(row.lu.qing_of or "")
+            found = halved_from_ninths(row.lu)
+            assert found is not None
+            digits, half = found
+            written = "".join(f"{d}{u}" for d, u in zip(digits, _UNITS, strict=False))
+            message = (
+                f"{said}: {cents}. It is half of {parent.name} ({float(sanfen_lengths()[parent.id]):.5f} 寸) "
+                f"written in ninths (九分寸, as 姑洗 and 南呂 are): {written}, whose digits read as decimal, "
+                f"{digits[0]}.{''.join(str(d) for d in digits[1:])} 寸, halve to "
+                f"{half:g} 寸 (to the {row.lu.stated.digits[-1][0]} it writes) — the witness's figure: the 清 pipe "
+                "was computed from the 律 written in the old notation and halved as if in the new."
             )
         elif row.verdict == "copying error?":
             message = (

@@ -31,14 +31,19 @@ from dianli.music.instruments import fingering_findings
 from dianli.music.memo import BoundedCache
 from dianli.music.pitch import Tuning, assumptions, default_tuning, pitch_findings
 from dianli.music.score import check_score_witness, movement_info, score_findings
-from dianli.music.synth import SAMPLE_RATE_HZ, check_rate, encode_audio, render
+from dianli.music.stream import write_audio_streamed
+from dianli.music.synth import SAMPLE_RATE_HZ, check_rate, encode_audio, render, rendered_seconds
 
 Samples = npt.NDArray[np.float32]
 SAMPLES_CACHE_BYTES = 256 * 1024 * 1024
 """In-process cache of rendered movements: 256 MiB holds every movement at 24 kHz (about 120 MiB of
 float32) with room to spare, or the longest ones at 44.1 kHz."""
 
-MUSIC_FORMATS: tuple[str, ...] = ("wav", "flac", "mid", "musicxml", "json")
+MUSIC_FORMATS: tuple[str, ...] = ("wav", "flac", "mid", "musicxml", "mei", "svg", "columns", "json")
+"""``svg`` is the engraved score (verovio), ``columns`` the 樂章 as the witness lays it out (an SVG)."""
+SUITE_FORMATS: tuple[str, ...] = tuple(f for f in MUSIC_FORMATS if f != "columns")
+MUSIC_FILE_EXTENSIONS: dict[str, str] = {"columns": "columns.svg"}
+"""The default file name's extension where it is not the format's name."""
 
 
 def music_findings() -> tuple[Finding, ...]:
@@ -67,18 +72,50 @@ def timeline_json(tl: Timeline, tuning: Tuning) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
+TEXT_FORMATS: tuple[str, ...] = ("json", "musicxml", "mei", "svg", "columns")
+"""Formats written as text: '-' as the output returns the text instead of writing a file."""
+
+
+def timeline_text(tl: Timeline, fmt: str, tuning: Tuning) -> str:
+    """The timeline in one of the text formats (JSON, MusicXML, MEI, the engraved or columns SVG)."""
+    from dianli.music.musicxml import musicxml_bytes, tempo_bpm
+
+    if fmt == "json":
+        return timeline_json(tl, tuning)
+    if fmt == "musicxml":
+        return musicxml_bytes(tl, tuning).decode("utf-8")
+    if fmt == "mei":
+        from dianli.music.mei import mei_bytes
+
+        return mei_bytes(tl.movements, tuning, tempo_bpm(tl)).decode("utf-8")
+    if fmt == "svg":
+        from dianli.music.engrave import engraved_svg
+
+        return engraved_svg(tl.movements, tl.witness, tuning, tempo_bpm(tl))
+    if fmt == "columns" and len(tl.movements) == 1:
+        from dianli.music.columns import witness_columns_svg
+
+        return witness_columns_svg(tl.movements[0], tl.witness)
+    accepted = (
+        TEXT_FORMATS if len(tl.movements) == 1 else tuple(f for f in TEXT_FORMATS if f in SUITE_FORMATS)
+    )
+    raise UnknownValueError("text music format", fmt, accepted)
+
+
 def write(
     tl: Timeline,
     fmt: str,
     out: str | Path,
     tuning: Tuning,
     progress: Callable[[int, int], None] | None = None,
+    voices: bool = False,
 ) -> str:
-    """Write the timeline in ``fmt`` to ``out`` ('-' returns JSON text instead); return the path or text."""
+    """Write the timeline in ``fmt`` to ``out`` ('-' returns the text of a text format instead); return the
+    path or text. ``voices`` speaks the calls in the audio (wav, flac)."""
     if fmt not in MUSIC_FORMATS:
         raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
-    if fmt == "json":
-        text = timeline_json(tl, tuning)
+    if fmt in TEXT_FORMATS:
+        text = timeline_text(tl, fmt, tuning)
         if str(out) == "-":
             return text
         Path(out).write_text(text, encoding="utf-8")
@@ -86,12 +123,8 @@ def write(
         from dianli.music.midi import write_midi
 
         write_midi(tl, out, tuning)
-    elif fmt == "musicxml":
-        from dianli.music.musicxml import write_musicxml
-
-        write_musicxml(tl, out, tuning)
-    else:
-        Path(out).write_bytes(encode_audio(render(tl, tuning, progress=progress), fmt, SAMPLE_RATE_HZ))
+    else:  # audio, in blocks: the suite is too long to hold in memory (dianli.music.stream)
+        write_audio_streamed(tl, fmt, out, tuning, SAMPLE_RATE_HZ, progress, voices)
     return str(out)
 
 
@@ -145,6 +178,14 @@ def render_suite_samples(
     return _frozen(render(tl, tuning or default_tuning(), sample_rate_hz, progress))
 
 
+def movement_audio_seconds(
+    movement_id: str, timing: Timing | None = None, witness: str | None = None
+) -> float:
+    """How long a movement's audio lasts (its timeline, then the ring of its last strokes): the length a
+    player of the movement (the dance) should run to."""
+    return rendered_seconds(timeline(movement_info(movement_id).id, timing or default_timing(), witness))
+
+
 def render_movement(
     movement_id: str,
     fmt: str,
@@ -152,14 +193,16 @@ def render_movement(
     timing: Timing | None = None,
     tuning: Tuning | None = None,
     witness: str | None = None,
+    voices: bool = False,
 ) -> str:
-    """Render one movement with the notes of the score witness (None: the default)."""
+    """Render one movement with the notes of the score witness (None: the default); ``voices`` speaks the
+    calls (espeak-ng)."""
     tuning = tuning or default_tuning()
-    if fmt in ("wav", "flac"):
+    if fmt in ("wav", "flac") and not voices:
         samples = render_movement_samples(movement_id, SAMPLE_RATE_HZ, timing, tuning, witness)
         Path(out).write_bytes(encode_audio(samples, fmt, SAMPLE_RATE_HZ))
         return str(out)
-    return write(timeline(movement_id, timing or default_timing(), witness), fmt, out, tuning)
+    return write(timeline(movement_id, timing or default_timing(), witness), fmt, out, tuning, voices=voices)
 
 
 def render_suite(
@@ -169,7 +212,10 @@ def render_suite(
     tuning: Tuning | None = None,
     progress: Callable[[int, int], None] | None = None,
     witness: str | None = None,
+    voices: bool = False,
 ) -> str:
-    """Render the whole rite's music with the notes of the score witness (None: the default)."""
+    """Render the whole rite's music with the notes of the score witness (None: the default); ``voices``
+    speaks the calls of 麾生 and 節生 (espeak-ng), a rehearsal track."""
     tuning = tuning or default_tuning()
-    return write(suite_timeline(timing or default_timing(), witness=witness), fmt, out, tuning, progress)
+    tl = suite_timeline(timing or default_timing(), witness=witness)
+    return write(tl, fmt, out, tuning, progress, voices)

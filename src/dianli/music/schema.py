@@ -200,6 +200,8 @@ class Suite(_Data):
 class RoleAction(_Data):
     role: str
     action: str
+    after: bool = False
+    """Done when the rule's strokes are over (第一通畢，俱升堂), not as they begin (初起，樂生卷班)."""
 
 
 class When(_Data):

@@ -223,17 +223,23 @@ def check_rate(rate: int) -> int:
     return int(rate)
 
 
+def rendered_seconds(tl: Timeline) -> float:
+    """How long the audio of a timeline lasts: the timeline and the longest ring after it."""
+    return tl.duration_s + max(RING_S.values())
+
+
 def render(
     tl: Timeline,
     tuning: Tuning | None = None,
     rate: int = SAMPLE_RATE_HZ,
     progress: Callable[[int, int], None] | None = None,
+    voices: bool = False,
 ) -> Signal:
-    """The mono mix of the timeline at ``rate`` samples per second, normalised to :data:`PEAK`."""
+    """The mono mix of the timeline at ``rate`` samples per second, normalised to :data:`PEAK`; with
+    ``voices``, the calls spoken by espeak-ng (:mod:`dianli.music.voices`)."""
     check_rate(rate)
     tuning = tuning or default_tuning()
-    tail = max(RING_S.values())
-    mix = np.zeros(int((tl.duration_s + tail) * rate) + 1)
+    mix = np.zeros(int(rendered_seconds(tl) * rate) + 1)
     total = len(tl.events)
     for i, e in enumerate(tl.events):
         sig = event_signal(e, tuning, rate)
@@ -243,6 +249,10 @@ def render(
             mix[start:end] += sig[: end - start]
         if progress is not None and (i % 200 == 0 or i == total - 1):
             progress(i + 1, total)
+    if voices:
+        from dianli.music.voices import add_calls
+
+        add_calls(mix, tl, rate)
     peak = float(np.max(np.abs(mix))) if mix.size else 0.0
     if peak > 0:
         mix *= PEAK / peak

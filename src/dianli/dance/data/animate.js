@@ -4,7 +4,8 @@
   const FIG = DATA.figure;
   const SVGNS = "http://www.w3.org/2000/svg";
   const chars = DATA.characters;
-  const total = chars.length ? chars[chars.length - 1].end : 0;
+  // run to the end of the audio (its closing strokes after the last sung character), else the last character
+  const total = DATA.timing.total_s || (chars.length ? chars[chars.length - 1].end : 0);
   const $ = (id) => document.getElementById(id);
   const stage = $("stage");
   const deg = Math.PI / 180;
