@@ -2,21 +2,74 @@
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import typer
 
+from dianli.api import OutputPathError
 from dianli.cli.common import run_guarded
+
+
+def _check_state_file(path: Path) -> None:
+    """Fail before serving when the live state file could not be written (its folder missing, read-only)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OutputPathError(path, FileNotFoundError(f"no folder {folder}"))
+    probe = folder / f".{path.name}.probe"
+    try:
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputPathError(path, exc) from exc
 
 
 @run_guarded
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="address to listen on (0.0.0.0: every device on the local network)"
+    ),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port"),
+    live_state: str | None = typer.Option(
+        None,
+        "--live-state",
+        help="keep the live run sheets' state (step, conductor, history of each ceremony) in this JSON file, "
+        "so a restart loses nothing; without it the state is in memory only",
+    ),
+    ssl_certfile: str | None = typer.Option(
+        None,
+        "--ssl-certfile",
+        help="serve HTTPS with this certificate (phones install the run sheet only over HTTPS)",
+    ),
+    ssl_keyfile: str | None = typer.Option(None, "--ssl-keyfile", help="the certificate's private key"),
 ) -> None:
-    """Serve every page of dianli: rites, calendar, program, music, dance, spring ox, witnesses, places."""
+    """Serve every page of dianli: rites, calendar, program, music, dance, spring ox, witnesses, places,
+    and the live run sheets (/live/RITE) that keep every device of a ceremony in step."""
     import uvicorn
 
-    typer.echo(f"dianli: http://{host}:{port}/")
-    uvicorn.run("dianli.web.app:app", host=host, port=port, log_level="warning")
+    from dianli.web.app import create_app
+
+    state = Path(live_state) if live_state else None
+    if state is not None:
+        _check_state_file(state)
+    app = create_app(state)  # reads the state file now: a bad one is an error before serving
+    if importlib.util.find_spec("websockets") is None and importlib.util.find_spec("wsproto") is None:
+        typer.echo(
+            "dianli: warning: no WebSocket library (pip install websockets): live sheets will not sync",
+            err=True,
+        )
+    scheme = "https" if ssl_certfile else "http"
+    typer.echo(f"dianli: {scheme}://{host}:{port}/")
+    if live_state is not None:
+        typer.echo(f"dianli: live run sheets keep their state in {live_state}")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ssl_certfile=ssl_certfile,
+        ssl_keyfile=ssl_keyfile,
+    )
 
 
 def register(app: typer.Typer) -> None:
