@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.api import spring_ox, spring_ox_svg
-from dianli.cli.app import app
+from dianli.cli import app
 from dianli.errors import OutOfRangeError, UnknownValueError
 
 SVG_NS = "{http://www.w3.org/2000/svg}"

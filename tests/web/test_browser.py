@@ -71,8 +71,9 @@ def test_program_order_of_service(server: str, page: Any) -> None:
     assert "乾隆十七年二月初五" in page.inner_text("#date")
     rows = page.locator("#order tr.step")
     assert rows.count() > 100
-    assert "鼓初嚴" in rows.first.inner_text()
-    assert "禮畢" in page.inner_text("#step-141")
+    assert "與祭畢集祠中" in rows.first.inner_text()  # the night begins at 崇聖祠
+    assert page.locator("#order tr.rite-row").count() == 5  # 崇聖祠, 文廟, 朱文公祠, 名宦祠, 鄉賢祠
+    assert "禮畢" in page.inner_text("#step-328")  # 文廟's last call, numbered across the occasion
     page.locator("#step-13 a.cite").first.click()
     target = page.evaluate("location.hash")
     assert page.locator(f"{target} mark").inner_text()

@@ -81,7 +81,8 @@ def timeline_svg(
     height = TOP + LANE * max(1, len(lanes)) + 40
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'role="img" aria-label="{escape(title or "dated events")}" font-family="sans-serif">'
+        f'role="{"group" if link else "img"}" aria-label="{escape(title or "dated events")}" '
+        'font-family="sans-serif">'  # a group: its marks are links (an img's children are not reachable)
     ]
     if title:
         out.append(f'<text x="{LEFT}" y="16" font-size="13">{escape(title)}</text>')

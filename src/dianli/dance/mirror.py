@@ -95,6 +95,7 @@ class Asymmetry:
 
     movement: str
     index: int
+    """The character's place in the movement's text, counted from 1 (as CharacterNotation.index)."""
     readings: tuple[Reading, ...]
 
     @property

@@ -7,15 +7,14 @@ Where a rule gives no colour (the god's trousers, his cap) a neutral colour is u
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from dianli.spring_ox.figure import SpringOx
 from dianli.spring_ox.rules import Outcome
 
-WIDTH_PX = 1414  # A-series landscape proportions (√2 : 1)
-HEIGHT_PX = 1000
+WIDTH_PX = 1414  # the height follows from the text (the legend is never cut)
 SCENE_WIDTH_PX = 980
 MIRROR_AXIS_PX = 1000  # x ↦ MIRROR_AXIS_PX − x when the god stands on the ox's right
 GROUND_Y = 760
@@ -32,8 +31,22 @@ UNPAINTED_CLAY = "#b9a58a"
 ROPE_COLOURS = {"hemp": "#c8b27a", "ramie": "#d9d6c3", "silk": "#e9d59a"}
 KNOT_COLOURS = ("#2e7d6b", "#c8322c", "#e0b43a", "#f4f1e8", "#26262b")
 FONT = "'Noto Serif CJK TC','Noto Sans CJK TC','Source Han Serif TC','WenQuanYi Micro Hei','PMingLiU',serif"
-LEGEND_X = 1000
-REASON_WRAP_CHARS = 62
+MUTED = "#5d5248"
+MARGIN_PX = 40
+SCENE_TOP_PX = 340  # the scene is drawn between these in its own coordinates (measures to the god's feet)
+SCENE_BOTTOM_PX = 820
+NOTES_X = 1000  # the notes' column, right of the scene
+LINE_PITCH = 1.5  # baseline to baseline, in em: CJK fonts' line boxes are 1.44 em tall
+DESCENT = 0.32  # the part of a line below its baseline, in em
+SUBTITLE_PX = 16
+NOTE_PX = 14
+LABEL_PX = 15
+LEGEND_HEAD_PX = 16
+LEGEND_TEXT_PX = 14
+LEGEND_COLUMNS = 3
+LEGEND_GAP_PX = 10
+COLUMN_GAP_PX = 32
+SWATCH_PX = 18
 
 
 class _Look:
@@ -80,11 +93,20 @@ def _ellipse(
 
 
 def _text(
-    x: float, y: float, text: str, size: float, fill: str = INK, weight: str = "normal", anchor: str = "start"
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    fill: str = INK,
+    weight: str = "normal",
+    anchor: str = "start",
+    halo: bool = False,
 ) -> str:
+    """A line of text; ``halo`` outlines it in the paper's colour, to be read over the drawing."""
+    ring = f' stroke="{PAPER}" stroke-width="5" stroke-linejoin="round" paint-order="stroke"' if halo else ""
     return (
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" font-weight="{weight}" '
-        f'text-anchor="{anchor}">{escape(text)}</text>'
+        f'text-anchor="{anchor}"{ring}>{escape(text)}</text>'
     )
 
 
@@ -418,27 +440,45 @@ def _god_place(look: _Look) -> tuple[float, float, bool]:
     return x, baseline, mirrored
 
 
-def _cells(char: str) -> int:
-    return 2 if ord(char) > 0x2E7F else 1
+def _em(char: str) -> float:
+    """A generous estimate of a character's advance in em (CJK, dashes, arrows 1; Latin about 0.6):
+    wrapping on it keeps every line inside its column whichever serif font the reader has."""
+    if ord(char) >= 0x2000:
+        return 1.0
+    if char in " .,:;'!|()[]{}·ijl-":
+        return 0.4
+    if char.isupper() or char in "mw@%&":
+        return 0.84
+    if char.isdigit():
+        return 0.7
+    return 0.64
 
 
-def _wrap(text: str, width: int) -> Iterator[str]:
-    """Lines of at most ``width`` cells (a CJK character is two), broken at spaces where possible."""
-    line, cells = "", 0
+def text_width(text: str, size: float) -> float:
+    """The estimated width of ``text`` at font size ``size`` (px)."""
+    return size * sum(_em(c) for c in text)
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Every line of ``text`` at ``size`` within ``width`` px: broken at a space inside Latin words, or
+    between any two characters of Chinese. Nothing is dropped."""
+    lines: list[str] = []
+    line = ""
     for char in text:
-        if cells + _cells(char) > width:
+        if line and text_width(line + char, size) > width:
             cut = line.rfind(" ")
-            if cut > len(line) // 2:
-                yield line[:cut]
+            if char != " " and _em(char) < 1 and cut > len(line) // 3:
+                lines.append(line[:cut].rstrip())
                 line = line[cut + 1 :]
             else:
-                yield line
+                lines.append(line.rstrip())
                 line = ""
-            cells = sum(_cells(c) for c in line)
+            if char == " ":
+                continue
         line += char
-        cells += _cells(char)
     if line.strip():
-        yield line
+        lines.append(line.rstrip())
+    return lines
 
 
 LEGEND_ORDER = (
@@ -467,23 +507,43 @@ LEGEND_ORDER = (
 )
 
 
-def _legend(result: SpringOx, look: _Look) -> list[str]:
-    out = [_text(LEGEND_X, 128, "圖例 Legend — each attribute and its reason", 17, weight="bold")]
-    y = 156.0
+@dataclass(frozen=True)
+class _Block:
+    """Lines of text set from a top edge: each line (text, size, weight, fill) on its own baseline."""
+
+    lines: tuple[tuple[str, float, str, str], ...]
+    swatch: str = ""
+    attribute: str = ""
+
+    @property
+    def height(self) -> float:
+        return sum(LINE_PITCH * size for _, size, _, _ in self.lines)
+
+    def draw(self, x: float, top: float) -> list[str]:
+        out = []
+        if self.swatch:
+            out.append(
+                f'<rect x="{x:.1f}" y="{top + 3:.1f}" width="{SWATCH_PX}" height="{SWATCH_PX}" fill="{self.swatch}" '
+                f'stroke="{INK}" stroke-width="1.5" data-legend="{self.attribute}"/>'
+            )
+        y = top
+        for text, size, weight, fill in self.lines:
+            y += LINE_PITCH * size
+            out.append(_text(x + SWATCH_PX + 8, y - DESCENT * size, text, size, fill=fill, weight=weight))
+        return out
+
+
+def _legend_blocks(look: _Look, width: float) -> list[_Block]:
+    blocks = []
+    room = width - SWATCH_PX - 8
     for attribute_id in LEGEND_ORDER:
         outcome = look.by_id.get(attribute_id)
         if outcome is None:
             continue
         colour = outcome.primary.colour
         swatch = colour.hex if colour else look.fill(attribute_id, "") if attribute_id == "ox.shins" else ""
-        if swatch:
-            out.append(
-                f'<rect x="{LEGEND_X}" y="{y - 13}" width="18" height="18" fill="{swatch}" stroke="{INK}" stroke-width="1.5" data-legend="{attribute_id}"/>'
-            )
         heading = f"{outcome.label} {outcome.gloss}: {outcome.primary.text}"
-        for number, line in enumerate(list(_wrap(heading, REASON_WRAP_CHARS - 8))[:2]):
-            y += 17 if number else 0
-            out.append(_text(LEGEND_X + 26, y, line, 14, weight="bold"))
+        lines = [(line, LEGEND_HEAD_PX, "bold", INK) for line in wrap(heading, LEGEND_HEAD_PX, room)]
         reason = outcome.primary.reason if outcome.primary.reason != "fixed by the rule" else ""
         if outcome.primary.evidence and outcome.primary.evidence[0].assumption and not reason:
             reason = "assumption: " + outcome.primary.evidence[0].assumption.strip()
@@ -491,49 +551,86 @@ def _legend(result: SpringOx, look: _Look) -> list[str]:
             reason += " · disputed: " + "; ".join(
                 f"{a.reading} → {a.text}" for a in outcome.alternatives if a.key != outcome.primary.key
             )
-        for line in list(_wrap(reason, REASON_WRAP_CHARS))[:2]:
-            y += 14
-            out.append(_text(LEGEND_X + 26, y, line, 11, fill="#5d5248"))
-        y += 19
-    y += 4
-    out.append(_text(LEGEND_X, y, "Not given by the rule (neutral): trousers, cap.", 11.5, fill="#5d5248"))
-    return out
+        lines += [(line, LEGEND_TEXT_PX, "normal", MUTED) for line in wrap(reason, LEGEND_TEXT_PX, room)]
+        blocks.append(_Block(tuple(lines), swatch, attribute_id))
+    return blocks
 
 
-def _header(result: SpringOx) -> list[str]:
+def _columns(blocks: list[_Block], count: int) -> list[list[_Block]]:
+    """The blocks in reading order, cut into ``count`` columns of about equal height."""
+    total = sum(b.height + LEGEND_GAP_PX for b in blocks)
+    columns: list[list[_Block]] = [[]]
+    height = 0.0
+    for block in blocks:
+        step = block.height + LEGEND_GAP_PX
+        if columns[-1] and len(columns) < count and height + step / 2 > total / count:
+            columns.append([])
+            height = 0.0
+        columns[-1].append(block)
+        height += step
+    return columns
+
+
+def _legend(look: _Look, top: float) -> tuple[list[str], float]:
+    """The legend in columns under the picture: every attribute with its value and its whole reason."""
+    width = (WIDTH_PX - 2 * MARGIN_PX - (LEGEND_COLUMNS - 1) * COLUMN_GAP_PX) / LEGEND_COLUMNS
+    out = [_text(MARGIN_PX, top + 22, "圖例 Legend — each attribute and its reason", 20, weight="bold")]
+    top += 36
+    bottom = top
+    for number, column in enumerate(_columns(_legend_blocks(look, width), LEGEND_COLUMNS)):
+        x, y = MARGIN_PX + number * (width + COLUMN_GAP_PX), top
+        for block in column:
+            out += block.draw(x, y)
+            y += block.height + LEGEND_GAP_PX
+        bottom = max(bottom, y)
+    neutral = "Not given by the rule (neutral): trousers, cap."
+    out.append(_text(MARGIN_PX, bottom + LEGEND_TEXT_PX, neutral, LEGEND_TEXT_PX, fill=MUTED))
+    return out, bottom + LINE_PITCH * LEGEND_TEXT_PX
+
+
+def _header(result: SpringOx) -> tuple[list[str], float]:
+    """Title, the reading's line (wrapped), a rule under them; and where the rule is."""
     lc, reading = result.lichun, result.reading
     title = f"土牛芒神 {result.year} {lc.year_sexagenary.name}年"
     sub = (
         f"{result.profile.title} · {result.place.name} · 立春 {reading.clock_time:%Y-%m-%d %H:%M} "
         f"({result.scenario.clock}) {reading.hour.label}, day {reading.day_sexagenary.name} ({reading.day_sexagenary.nayin.name})"
     )
-    return [
-        _text(40, 62, title, 34, weight="bold"),
-        _text(40, 92, sub, 14.5, fill="#5d5248"),
-        f'<path d="M 40 106 L {WIDTH_PX - 40} 106" stroke="{INK}" stroke-width="1"/>',
-    ]
+    out = [_text(MARGIN_PX, 62, title, 34, weight="bold")]
+    y = 80.0
+    for line in wrap(sub, SUBTITLE_PX, WIDTH_PX - 2 * MARGIN_PX):
+        y += LINE_PITCH * SUBTITLE_PX
+        out.append(_text(MARGIN_PX, y - DESCENT * SUBTITLE_PX, line, SUBTITLE_PX, fill=MUTED))
+    y += 12
+    out.append(
+        f'<path d="M {MARGIN_PX} {y:.1f} L {WIDTH_PX - MARGIN_PX} {y:.1f}" stroke="{INK}" stroke-width="1"/>'
+    )
+    return out, y
 
 
-def _footer(result: SpringOx) -> list[str]:
+def _notes(result: SpringOx, top: float) -> tuple[list[str], float]:
+    """The subtle points of the reading, whole, in the column right of the scene."""
     out = []
-    y = 850.0
-    for point in result.subtle_points[:5]:
-        for line in list(_wrap(point, 120))[:2]:
-            out.append(_text(40, y, line, 12, fill="#5d5248"))
-            y += 16
-    return out
+    y = top
+    width = WIDTH_PX - MARGIN_PX - NOTES_X
+    for point in result.subtle_points:
+        for line in wrap(point, NOTE_PX, width):
+            y += LINE_PITCH * NOTE_PX
+            out.append(_text(NOTES_X, y - DESCENT * NOTE_PX, line, NOTE_PX, fill=MUTED))
+        y += 8
+    return out, y
 
 
 def _dimension(x1: float, y1: float, x2: float, y2: float, label: str, attribute: str) -> list[str]:
-    """A measuring line with end ticks and its label (the witness's measure and what it stands for)."""
+    """A measuring line with end ticks and its label (the witness's measure and what it stands for),
+    the label above the line's top end, centred on it."""
     horizontal = abs(y2 - y1) < abs(x2 - x1)
     tick = "M 0 -7 L 0 7" if horizontal else "M -7 0 L 7 0"
-    lx, ly = ((x1 + x2) / 2, y1 - 10) if horizontal else (x1 - 10, (y1 + y2) / 2)
-    anchor = "middle" if horizontal else "end"
+    lx, ly = ((x1 + x2) / 2, y1 - 12) if horizontal else (x1, min(y1, y2) - 14)
     return [
         f'<g stroke="#8a7d6b" stroke-width="1.2" data-attribute="{attribute}"><path d="M {x1} {y1} L {x2} {y2}"/>'
         f'<path d="{tick}" transform="translate({x1} {y1})"/><path d="{tick}" transform="translate({x2} {y2})"/></g>',
-        _text(lx, ly, label, 13, fill="#6d6155", anchor=anchor),
+        _text(lx, ly, label, LABEL_PX, fill="#6d6155", anchor="middle", halo=True),
     ]
 
 
@@ -554,35 +651,48 @@ def _measures(look: _Look, mirrored: bool) -> list[str]:
 
 
 def render_svg(result: SpringOx) -> str:
-    """The picture as an SVG document (UTF-8 text)."""
+    """The picture as an SVG document (UTF-8 text): the title and reading, the scene with the notes
+    beside it, and the legend in columns under them; as tall as its text needs (nothing is cut)."""
     look = _Look(result)
     gx, gy, mirrored = _god_place(look)
     ox = "\n".join(_ox(look))
     if mirrored:
         ox = f'<g transform="translate({MIRROR_AXIS_PX} 0) scale(-1 1)">{ox}</g>'
     measures = "\n".join(_measures(look, mirrored))
-    if mirrored:
-        measures = measures.replace('text-anchor="end"', 'text-anchor="start"')
     god = "\n".join(_god(look, gx, gy))
     god_height = look.by_id.get("god.height")
     if god_height is not None:
         god += "\n" + _text(
-            gx, gy - GOD_HEIGHT_PX - 22, f"芒神 身高 {god_height.text}", 13, fill="#6d6155", anchor="middle"
+            gx,
+            gy - GOD_HEIGHT_PX - 22,
+            f"芒神 身高 {god_height.text}",
+            LABEL_PX,
+            fill="#6d6155",
+            anchor="middle",
+            halo=True,
         )
     ground = (
         f'<path d="M 30 {GROUND_Y} L {SCENE_WIDTH_PX - 10} {GROUND_Y}" stroke="#9c8f7a" stroke-width="2"/>'
     )
+    header, rule_y = _header(result)
+    shift = rule_y + 28 - SCENE_TOP_PX  # the scene's own coordinates start at SCENE_TOP_PX
+    notes, notes_bottom = _notes(result, rule_y + 16)
+    scene_bottom = SCENE_BOTTOM_PX + shift
+    legend, legend_bottom = _legend(look, max(scene_bottom, notes_bottom) + 24)
+    height = round(legend_bottom + 32)
     body = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{HEIGHT_PX}" viewBox="0 0 {WIDTH_PX} {HEIGHT_PX}" font-family="{FONT}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{height}" viewBox="0 0 {WIDTH_PX} {height}" font-family="{FONT}">',
         f"<title>{escape(f'土牛芒神 {result.year} — {result.profile.id} rule')}</title>",
-        f'<rect width="{WIDTH_PX}" height="{HEIGHT_PX}" fill="{PAPER}"/>',
-        *_header(result),
+        f'<rect width="{WIDTH_PX}" height="{height}" fill="{PAPER}"/>',
+        *header,
+        f'<g id="scene" transform="translate(0 {shift:.1f})">',
         ground,
         f'<g id="ox">{ox}</g>',
         f'<g id="measures">{measures}</g>',
         f'<g id="god">{god}</g>',
-        *_legend(result, look),
-        *_footer(result),
+        "</g>",
+        f'<g id="notes">{"".join(notes)}</g>',
+        f'<g id="legend">{"".join(legend)}</g>',
         "</svg>",
     ]
     return "\n".join(body) + "\n"

@@ -4,20 +4,21 @@ local static files. Bad parameters give a 4xx page saying what is accepted.
 Caching: the program page (the booklet) is rendered once per ceremony and kept in an LRU cache
 (:func:`dianli.web.pages.booklet_html`, keyed by canonical ids); the movements' audio is rendered once
 per process (:func:`dianli.api.program_audio`); responses of both carry ``Cache-Control`` so a browser
-keeps them too.
+keeps them too. In front of every route, :class:`dianli.web.responses.PageCache` keeps each successful
+GET answer (the pages are pure functions of their URL) and gives HEAD, ETag/304, Range (206/416) and gzip;
+a route whose answer must not be kept sends ``Cache-Control: no-store``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -32,22 +33,22 @@ from dianli.api import (
     UnknownValueError,
     all_witnesses,
     booklet_environment,
+    calendar_feed,
     check_score_witness,
     dance_asymmetries,
     dance_html,
     dance_movement,
     default_place,
-    get_place,
     movement_ids,
     movement_info,
     music_findings,
-    observances_for,
+    place_year_range,
     program_audio,
     program_json,
     program_seasons,
-    to_ical,
 )
-from dianli.web import pages
+from dianli.web import live, pages
+from dianli.web.responses import PageCache
 
 STATIC_DIR = Path(__file__).parent / "static"
 CACHE_SECONDS = 3600
@@ -133,20 +134,31 @@ async def program_data(
     return Response(program_json(model), media_type="application/json")
 
 
-async def calendar(place: str | None = PlaceQ, year: int = YearQ) -> Response:
-    return render("calendar.html", **pages.calendar_rows(_place(place), _year(year)))
+async def calendar(request: Request, place: str | None = PlaceQ, year: int = YearQ) -> Response:
+    ctx = pages.calendar_rows(_place(place), _year(year))
+    feeds = pages.calendar_feeds(str(request.base_url), _place(place), year, [r["rite"] for r in ctx["rows"]])
+    return render("calendar.html", feeds=feeds, first_year=FIRST_YEAR, last_year=LAST_YEAR, **ctx)
 
 
 async def calendar_json(place: str | None = PlaceQ, year: int = YearQ) -> Response:
     return Response(pages.calendar_json(_place(place), _year(year)), media_type="application/json")
 
 
-async def calendar_ics(place: str | None = PlaceQ, year: int = YearQ) -> Response:
-    where = get_place(_place(place), _year(year))
-    body = to_ical(observances_for(where, year), where, stamp=datetime(2000, 1, 1, tzinfo=UTC))
-    name = f"dianli-{where.id}-{year}.ics"
+async def calendar_ics(
+    place: str | None = PlaceQ,
+    year: int | None = Query(None, description=f"year {FIRST_YEAR}..{LAST_YEAR}; none: a subscription"),
+    rite: str | None = Query(None, description="one rite (id or name); none: every rite"),
+    practice: str | None = Query(None, description="a practice profile id"),
+) -> Response:
+    """One year's entries (a download), or without ``year`` a subscription: the years around today, so
+    the same ``webcal://…/calendar.ics?place=…&rite=…`` URL keeps a phone's calendar current."""
+    given = _year(year) if year is not None else None
+    body, name = calendar_feed(_place(place), rite or None, practice or None, given)
+    disposition = "attachment" if year is not None else "inline"
     return Response(
-        body, media_type="text/calendar", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        body,
+        media_type="text/calendar",
+        headers={"Content-Disposition": f'{disposition}; filename="{name}"', "Cache-Control": "max-age=3600"},
     )
 
 
@@ -257,7 +269,11 @@ async def search_view(q: str = "", witness: str | None = None) -> Response:
 
 
 async def places(year: int | None = None) -> Response:
-    return render("places.html", **pages.places_page(None if year is None else _year(year)))
+    return render("places.html", **pages.places_page(year))  # the places' own range (1644..1911)
+
+
+async def sources_view(kind: str | None = None, weak: bool = False) -> Response:
+    return render("sources.html", **pages.sources_page(kind or None, weak))
 
 
 @dataclass(frozen=True)
@@ -288,6 +304,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/witnesses/{witness}/{section}", section, "section", "a section"),
     Route("/search", search_view, "search", "search"),
     Route("/places", places, "places", "places"),
+    Route("/sources", sources_view, "sources", "outside sources, graded: what each supports and where"),
     Route("/align/{witness}", align_view, "align", "a witness aligned to the model"),
     Route("/export", export_view, "export", "the model as open data"),
     Route("/export/datapackage.zip", export_zip, "export_zip", "the data package (CSV) as a zip"),
@@ -297,6 +314,13 @@ ROUTES: tuple[Route, ...] = (
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
     Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),
     Route("/collate/{rite}", collate_view, "collate", "the witnesses of a section side by side"),
+    Route("/live/", live.live_index, "live_index", "run sheets opened on this device"),
+    Route("/live/sw.js", live.service_worker, "live_sw", "the run sheet's service worker"),
+    Route(
+        "/live/manifest.webmanifest", live.manifest, "live_manifest", "the run sheet as an installable app"
+    ),
+    Route("/live/icon.svg", live.icon, "live_icon", "the run sheet's icon"),
+    Route("/live/{rite}", live.live_view, "live", "a ceremony's live run sheet (conduct, follow, rehearse)"),
 )
 
 
@@ -319,11 +343,16 @@ async def dianli_error(_request: Request, exc: Exception) -> Response:
 async def validation_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     problems = [f"{'.'.join(str(p) for p in e['loc'][1:])}: {e['msg']}" for e in exc.errors()]
+    place_first, place_last = place_year_range()
     return render(
         "error.html",
         status=422,
         message="; ".join(problems),
-        accepted=[f"year: an integer {FIRST_YEAR}..{LAST_YEAR}", "place: a place name or id (see /places)"],
+        accepted=[
+            f"year: an integer {FIRST_YEAR}..{LAST_YEAR} (rites, programs, calendars; "
+            f"{place_first}..{place_last} for /places)",
+            "place: a place name or id (see /places)",
+        ],
     )
 
 
@@ -333,16 +362,32 @@ async def http_error(_request: Request, exc: Exception) -> Response:
     return render("error.html", status=exc.status_code, message=str(exc.detail), accepted=accepted)
 
 
-def create_app() -> FastAPI:
+async def favicon() -> Response:
+    """The site's icon (static/favicon.svg, drawn by hand: a red seal with a 豆 vessel)."""
+    body = (STATIC_DIR / "favicon.svg").read_bytes()
+    headers = {"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
+    return Response(body, media_type="image/svg+xml", headers=headers)
+
+
+async def favicon_ico() -> Response:
+    return RedirectResponse("/favicon.svg", status_code=301)
+
+
+def create_app(live_state: Path | None = None) -> FastAPI:
+    """The app; ``live_state`` a file keeping the live run sheets' state across restarts (else memory)."""
     app = FastAPI(title="dianli", version=__version__, docs_url=None, redoc_url=None, openapi_url=None)
     for route in ROUTES:
         app.add_api_route(
             route.path, route.handler, name=route.name, methods=["GET"], response_class=Response
         )
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_api_route("/favicon.svg", favicon, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/favicon.ico", favicon_ico, methods=["GET"], include_in_schema=False)
+    app.add_middleware(PageCache)  # HEAD, ETag/304, Range, gzip: every GET answered from memory once made
     app.add_exception_handler(DianliError, dianli_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    live.install(app, live_state)
     return app
 
 

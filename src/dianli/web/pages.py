@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from dianli.api import (
@@ -11,11 +12,13 @@ from dianli.api import (
     EXPORT_FORMATS,
     EXPORT_TABLES,
     KIND_LABELS,
+    RITE_QING_LAST_YEAR,
     DianliError,
     OutOfRangeError,
     Period,
     Place,
     Program,
+    SourceKind,
     UnknownValueError,
     VariationRule,
     accepted_movement_names,
@@ -33,6 +36,7 @@ from dianli.api import (
     datapackage_zip,
     dated_events_svg,
     dated_timeline,
+    engraved_svg,
     fingering,
     fingering_witnesses,
     format_year_ranges,
@@ -44,6 +48,7 @@ from dianli.api import (
     manifest,
     movement,
     observances_for,
+    occasion_calendar,
     occurrence_record,
     place_sources,
     place_year_range,
@@ -59,16 +64,20 @@ from dianli.api import (
     search,
     section_segments,
     sections,
+    source_uses,
     spring_ox,
     spring_ox_rule_choice,
     spring_ox_rule_ids,
     spring_ox_svg,
     spring_ox_text,
+    subscription_query,
+    supply,
     translation_segments,
     variation,
     variation_colour,
     variation_map_svg,
     variation_timeline_svg,
+    witness_columns_svg,
     witness_ids,
     witness_movement_info,
 )
@@ -127,8 +136,29 @@ def program_model(rite: str, place: str, year: int, season: str | None, witness:
 
 def calendar_rows(place: str, year: int) -> dict[str, Any]:
     where = get_place(place, year)
-    occurrences = observances_for(where, year)
+    # after the Qing the name as asked decides what the place means (a practice may stand for it)
+    asked: str | Place = where if year <= RITE_QING_LAST_YEAR else place
+    occurrences = occasion_calendar(observances_for(asked, year), where.id, year)
     return {"place": where, "year": year, "rows": [occurrence_record(o, where) for o in occurrences]}
+
+
+def calendar_feeds(base_url: str, place: str, year: int, rites: Iterable[str]) -> list[dict[str, str]]:
+    """The iCal subscription links of a place — every rite, then each rite of the page — as ``https`` and
+    ``webcal://`` URLs: stable (no year), so a phone's calendar follows them year after year."""
+    unit = place if year > RITE_QING_LAST_YEAR else get_place(place, year).id
+    root = base_url.rstrip("/")
+    host = root.split("://", 1)[-1]
+    out = []
+    for rite in (None, *dict.fromkeys(rites)):
+        query = subscription_query(unit, rite)
+        out.append(
+            {
+                "rite": rite or "every rite",
+                "https": f"{root}/calendar.ics?{query}",
+                "webcal": f"webcal://{host}/calendar.ics?{query}",
+            }
+        )
+    return out
 
 
 @functools.lru_cache(maxsize=256)
@@ -172,6 +202,10 @@ def music_page(name: str, witness: str | None = None) -> dict[str, Any]:
         "witnesses": score_witnesses(),
         "apparatus": apparatus(mv.id),
         "kind_labels": KIND_LABELS,
+        # the engraved score (verovio) and the witness's own columns: offline SVG, notes timed to the audio
+        # (called by the template only: the music index reads this context for each movement's info)
+        "engraved": functools.partial(engraved_svg, [mv.id], mv.witness),
+        "columns": functools.partial(witness_columns_svg, mv.id, mv.witness),
     }
 
 
@@ -424,6 +458,25 @@ def collation_page(rite: str, section: str | None, base: str | None) -> dict[str
 
 
 def collation_export(rite: str, section: str | None, base: str | None, fmt: str) -> str:
-    """The collation as TEI P5 (``tei``) or CollateX JSON (``json``)."""
+    """The collation as TEI P5 (``tei``) or CollateX JSON (``json``), a character the transcription could not
+    encode written as supplied (〔須〕), as in every output."""
     result = _collation(rite, section, base)
-    return collation_tei(result) if fmt == "tei" else collatex_json(result)
+    return supply(collation_tei(result) if fmt == "tei" else collatex_json(result))
+
+
+def sources_page(kind: str | None, weak: bool) -> dict[str, Any]:
+    """Every outside source grouped by kind (grade), with what it supports and where; filtered by kind."""
+    kinds = [k.value for k in SourceKind]
+    if kind is not None and kind not in kinds:
+        raise UnknownValueError("kind", kind, kinds)
+    entries = [e for e in source_uses() if (kind is None or e.source.kind.value == kind)]
+    entries = [e for e in entries if e.source.weak or not weak]
+    groups = [(k, [e for e in entries if e.source.kind is k]) for k in SourceKind]
+    return {
+        "groups": [(k, g) for k, g in groups if g],
+        "count": len(entries),
+        "weak_count": sum(e.source.weak for e in entries),
+        "kinds": kinds,
+        "kind": kind,
+        "weak": weak,
+    }
