@@ -22,7 +22,7 @@ from dianli.align import (
     model_witnesses,
 )
 from dianli.align_report import draft_reading, to_html
-from dianli.cli.app import app
+from dianli.cli import app
 from dianli.corpus.clauses import Clause
 from dianli.corpus.normalise import fold
 

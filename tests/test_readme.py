@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dianli.cli import app
+from dianli.cli.common import console, display_width
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -31,14 +32,49 @@ def test_the_tour_covers_every_command_group() -> None:
     assert groups - used <= {"program", "serve"}, groups - used  # both shown in the Quickstart and below
 
 
+# A word cut to fit: rich ends the visible part of a cell with "…" just before its border, or of a line at the
+# edge of the screen. The texts' own ellipses (「大哉孔聖……」, (今制…)) are followed by text or a bracket, and
+# an excerpt's closing "…" (dianli cite) ends a line well short of the edge.
+WIDTH = 80
+BORDERED = re.compile(r"…[ \t]*[│┃║]")
+
+
+def _cut(output: str) -> list[str]:
+    return [
+        line
+        for line in output.splitlines()
+        if BORDERED.search(line)
+        or (line.rstrip().endswith("…") and display_width(line.rstrip()) >= WIDTH - 1)
+    ]
+
+
+def _files_written(words: list[str]) -> list[str]:
+    return [w for w in words if re.search(r"\.(wav|html|svg|ics|xml)$", w)]
+
+
 @pytest.mark.parametrize("line", EXAMPLES)
 def test_example_runs(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped at 80 columns: it succeeds and no word is cut."""
     words = shlex.split(line)
     assert words[0] == "dianli"
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, words[1:], env={"COLUMNS": "160"})
+    result = CliRunner().invoke(app, words[1:], env={"COLUMNS": str(WIDTH)})
     assert result.exit_code == 0, result.output
-    written = [w for w in words if re.search(r"\.(wav|html|svg|ics|xml)$", w)]
+    written = _files_written(words)
     for name in written:
         assert (tmp_path / name).stat().st_size > 0
     assert result.output.strip() or written
+    assert not _cut(result.output), _cut(result.output)[:5]
+
+
+TEXT_EXAMPLES = [line for line in EXAMPLES if not _files_written(shlex.split(line)) and " --out " not in line]
+
+
+@pytest.mark.parametrize("line", TEXT_EXAMPLES)
+def test_example_in_an_80_column_terminal(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a terminal 80 columns wide no word is cut either (tables fold, or turn into records)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(console, "_force_terminal", True)
+    result = CliRunner().invoke(app, shlex.split(line)[1:], env={"COLUMNS": str(WIDTH)})
+    assert result.exit_code == 0, result.output
+    assert not _cut(result.output), _cut(result.output)[:5]

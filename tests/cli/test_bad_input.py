@@ -7,7 +7,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from dianli.cli.app import app
+from dianli.cli import app
 
 runner = CliRunner()
 

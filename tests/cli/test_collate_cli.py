@@ -9,7 +9,7 @@ from lxml import etree
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from dianli.cli.app import app
+from dianli.cli import app
 
 runner = CliRunner()
 

@@ -165,7 +165,7 @@ def test_carried_eras_in_json_csv_and_svg(tmp_path: Path) -> None:
 def test_an_empty_year_span_is_an_error() -> None:
     from typer.testing import CliRunner
 
-    from dianli.cli.app import app
+    from dianli.cli import app
 
     result = CliRunner().invoke(app, ["timeline", "--from", "1900", "--until", "1800"])
     assert result.exit_code == 2 and "1800" in result.output and "1900" in result.output

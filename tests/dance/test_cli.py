@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.cli.app import app
+from dianli.cli import app
 
 runner = CliRunner()
 

@@ -1,5 +1,21 @@
-"""The ``dianli`` command line. Each command group lives in its own module and calls only ``dianli.api``."""
+"""The ``dianli`` command line. Each command group lives in its own module and calls only ``dianli.api``.
 
-from dianli.cli.app import app, main
+``main`` (the console script) loads a command's module only when it runs; ``app``, the application with
+every command registered, is imported on first use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dianli.cli.main import main
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        from dianli.cli.application import app
+
+        globals()["app"] = app  # cached: later look-ups find it directly
+        return app
+    raise AttributeError(name)

@@ -1,65 +1,29 @@
-"""Root of the command line: a declarative table of command modules, each with ``register(app)``."""
+"""The full command-line application: every command module of :mod:`dianli.cli.commands` registered at once
+(``register(app)``). Tests and documentation use it; the console script (:mod:`dianli.cli.main`) loads the
+same commands one at a time. To add a command, add it to the table in ``dianli/cli/commands.py``."""
 
 from __future__ import annotations
 
 import importlib
 
-import typer
-
-from dianli import __version__
+from dianli.cli.commands import COMMANDS, command_modules
+from dianli.cli.root import root_app
 
 # One entry per command module under dianli.cli; each defines ``register(app: typer.Typer) -> None``.
-COMMAND_MODULES: tuple[str, ...] = (
-    "texts",
-    "cite",
-    "dates",
-    "spring_ox",
-    "rites",
-    "music",
-    "coverage",
-    "dance",
-    "temples",
-    "program",
-    "serve",
-    "eclipses",
-    "places",
-    "align",
-    "timeline",
-    "ingest",
-    "export",
-    "variants",
-    "collate",
-)
+COMMAND_MODULES: tuple[str, ...] = command_modules()
 
-app = typer.Typer(
-    name="dianli",
-    help="dianli (典禮): the Qing ritual code of Fujian and Taiwan — texts, rites, dates, music and dance, "
-    "every statement cited to its witness.",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode="rich",
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"dianli {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Show the version."
-    ),
-) -> None:
-    """dianli (典禮)."""
-
+app = root_app()
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"dianli.cli.{_name}").register(app)
 
+# the listing's line of each command comes from the table, as in the console script
+for _command in app.registered_commands:
+    _command.short_help = COMMANDS[str(_command.name)].summary
+for _group in app.registered_groups:
+    _group.short_help = COMMANDS[str(_group.name)].summary
+
 
 def main() -> None:
-    """Entry point of the ``dianli`` console script."""
+    """Run the full application (the console script is :func:`dianli.cli.main.main`)."""
     app()

@@ -4,23 +4,50 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.segment import Segment
+from rich.table import Table
+from rich.text import Text
 
 from dianli.api import DianliError, OutputPathError
 
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 P = ParamSpec("P")
 R = TypeVar("R")
 
-console = Console(highlight=False, soft_wrap=False)
-err_console = Console(stderr=True, highlight=False)
+
+def supplied_text(text: str) -> str:
+    """``text`` with every private-use code point replaced by its supplied character (see below)."""
+    if not _PRIVATE_USE.search(text):
+        return text  # the usual case: nothing to supply, and the corpus need not be loaded
+    from dianli.api import supply
+
+    return supply(text)
+
+
+class SuppliedConsole(Console):
+    """A console that never prints a private-use code point: a character the transcription could not
+    encode is shown as the character another witness supplies, in 〔〕 (:func:`dianli.api.supply`)."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        # text is supplied before it is laid out, so that a line keeps its width (〔須〕 is wider than a box)
+        super().print(*(supplied_text(o) if isinstance(o, str) else o for o in objects), **options)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return supplied_text(super()._render_buffer(buffer))  # whatever else reaches the screen
+
+
+console = SuppliedConsole(highlight=False, soft_wrap=False)
+err_console = SuppliedConsole(stderr=True, highlight=False)
 
 
 def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
@@ -69,12 +96,13 @@ def write_file(path: str | os.PathLike[str], data: str | bytes) -> None:
                 binary.write(data)
         else:
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write(data)
+                handle.write(supplied_text(data))
 
 
 def write_text_output(text: str, out: str | None) -> None:
     """Print to stdout, or write to the file ``out`` (a path the user gave; '-' means stdout)."""
     if out is None or out == "-":
+        text = supplied_text(text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
     write_file(out, text)
@@ -88,6 +116,7 @@ def display_width(text: str) -> int:
 def wrap(text: str, width: int, indent: int = 2) -> list[str]:
     """``text`` in lines of at most ``width`` display columns (continuations indented), broken at spaces,
     or inside a run of wide characters, which has none."""
+    text = supplied_text(text)  # measured as shown: 〔須〕 for a character the transcription could not encode
     lines: list[str] = []
     line = ""
     for word in text.split(" "):
@@ -106,3 +135,73 @@ def wrap(text: str, width: int, indent: int = 2) -> list[str]:
             line = " " * indent + line[cut:]
     lines.append(line)
     return lines
+
+
+def _cell_text(cell: RenderableType) -> str:
+    """The plain words of a table cell (markup and styles dropped, lines joined by spaces)."""
+    if isinstance(cell, Text):
+        return cell.plain
+    if isinstance(cell, str):
+        return Text.from_markup(cell).plain
+    capture = Console(width=10_000, color_system=None, highlight=False)
+    with capture.capture() as captured:
+        capture.print(cell)
+    return " ".join(line.strip() for line in captured.get().splitlines() if line.strip())
+
+
+def _header_text(table: Table, index: int) -> str:
+    header = _cell_text(table.columns[index].header) if table.columns[index].header else ""
+    return header or f"column {index + 1}"
+
+
+def table_records(table: Table, width: int) -> list[str]:
+    """A table as records, one block per row: ``header  value`` lines, values wrapped under themselves
+    within ``width`` display columns, empty cells left out — nothing cut, whatever the width."""
+    headers = [_header_text(table, i) for i in range(len(table.columns))]
+    label = min(max((display_width(h) for h in headers), default=0), max(8, width // 3))
+    lines: list[str] = []
+    if table.title:
+        lines.extend([*wrap(_cell_text(table.title), width, indent=0), ""])
+    cells = [list(column.cells) for column in table.columns]
+    for row in range(table.row_count):
+        for header, column in zip(headers, cells, strict=True):
+            value = _cell_text(column[row]) if row < len(column) else ""
+            if not value:
+                continue
+            pad = " " * max(0, label - display_width(header))
+            body = wrap(value, max(10, width - label - 2), indent=0)
+            if display_width(header) > label:
+                lines.append(header)
+                lines.extend(" " * (label + 2) + part for part in body)
+                continue
+            lines.append(f"{header}{pad}  {body[0]}")
+            lines.extend(" " * (label + 2) + part for part in body[1:])
+        lines.append("")
+    if table.caption:
+        lines.extend(wrap(_cell_text(table.caption), width, indent=0))
+    return lines
+
+
+def show_table(table: Table, out: Console | None = None) -> None:
+    """Print ``table`` without ever cutting a word: as a table when the console is a terminal and every
+    column fits its longest word (cells fold rather than end in "…"), otherwise — piped, or too narrow —
+    as plain records (see :func:`table_records`)."""
+    target = out or console
+    for column in table.columns:  # supplied before the widths are measured (see SuppliedConsole)
+        column._cells = [supplied_text(c) if isinstance(c, str) else c for c in column._cells]
+    # the minimum width keeps each column's longest word whole (measured unclamped by the console's width)
+    fits = target.measure(table, options=target.options.update_width(10_000)).minimum <= target.width
+    if target.is_terminal and fits:
+        for column in table.columns:
+            column.overflow = "fold"
+        target.print(table)
+        return
+    target.print("\n".join(table_records(table, target.width)), markup=False, highlight=False, soft_wrap=True)
+
+
+def print_item(item: RenderableType, out: Console | None = None) -> None:
+    """Print one renderable; a table goes through :func:`show_table`, so no word of it is ever cut."""
+    if isinstance(item, Table):
+        show_table(item, out)
+    else:
+        (out or console).print(item)

@@ -6,7 +6,7 @@ import typer
 from rich.table import Table
 
 from dianli.api import TARGET_PERCENT, clause_coverage, section_figures, witness_ids
-from dianli.cli.common import console, run_guarded
+from dianli.cli.common import console, run_guarded, show_table
 
 
 def register(app: typer.Typer) -> None:
@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
                     continue
                 mark = "green" if f.percent >= TARGET_PERCENT else "red"
                 table.add_row(f.section, str(f.covered), str(f.total), f"[{mark}]{f.percent:.1f}[/]")
-            console.print(table)
+            show_table(table)
             for item in clause_coverage(wit):
                 c = item.clause
                 if section and c.section.split(".")[0] != section:

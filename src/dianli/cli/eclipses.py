@@ -12,12 +12,14 @@ from dianli.api import (
     ECLIPSE_ASSUMPTIONS,
     LocalCircumstances,
     PlaceAt,
+    chinese_date_label,
     default_place,
     eclipses_in_year,
     ephemeris_label,
     get_place,
     local_apparent_time,
     local_circumstances,
+    place_chinese_date_label,
     to_chinese,
 )
 from dianli.cli.common import run_guarded, write_text_output
@@ -66,7 +68,7 @@ def record(local: LocalCircumstances) -> dict[str, object]:
             "visible_from": _clock(local.visible_from_jd_ut, local.longitude_deg),
             "visible_until": _clock(local.visible_until_jd_ut, local.longitude_deg),
             "day": day.isoformat() if day else None,
-            "chinese_date": to_chinese(day).label if day else None,
+            "chinese_date": chinese_date_label(to_chinese(day)) if day else None,
         },
         "rite_held": local.rite_held,
         "reason": local.reason,
@@ -84,7 +86,11 @@ def render_text(place: PlaceAt, year: int, found: list[LocalCircumstances]) -> s
         eclipse = local.eclipse
         held = "救護 held" if local.rite_held else "no 救護"
         day = local.day
-        when = f"{day.isoformat()} {to_chinese(day).label}" if day else "not seen here"
+        when = (
+            f"{day.isoformat()} {place_chinese_date_label(to_chinese(day), place)}"
+            if day
+            else "not seen here"
+        )
         lines.append(
             f"{eclipse.greatest_ut:%Y-%m-%d %H:%M} UT  {eclipse.kind.chinese} {eclipse.label}, "
             f"gamma {eclipse.gamma:+.4f} — {held}"

@@ -19,7 +19,7 @@ from dianli.api import (
     sections,
     witness_ids,
 )
-from dianli.cli.common import console, run_guarded
+from dianli.cli.common import console, run_guarded, show_table
 
 texts_app = typer.Typer(
     help="Read and search the witnesses (the source texts).",
@@ -49,7 +49,7 @@ def list_witnesses() -> None:
             _governs(info),
             str(count),
         )
-    console.print(table)
+    show_table(table)
 
 
 def _governs(info: WitnessInfo) -> str:

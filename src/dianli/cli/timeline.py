@@ -20,7 +20,7 @@ from dianli.api import (
     manifest,
     witness_ids,
 )
-from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
+from dianli.cli.common import display_width, run_guarded, supplied_text, wrap, write_file, write_text_output
 
 WIDTH = 80
 QUOTE_INDENT = 6
@@ -123,7 +123,7 @@ def fill(text: str, width: int, indent: int) -> list[str]:
     broken anywhere (the quotations have no spaces), continuations indented by ``indent``."""
     lines: list[str] = []
     line = ""
-    for char in text:
+    for char in supplied_text(text):
         if display_width(line + char) > width:
             lines.append(line.rstrip())
             line = " " * indent + ("" if char == " " else char)

@@ -1,0 +1,55 @@
+"""The root of the command line: its name, help and global options (``--version``, ``--width``), shared by
+the full application (:mod:`dianli.cli.application`) and the console script (:mod:`dianli.cli.main`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from dianli import __version__
+from dianli.cli.common import console, err_console
+
+HELP = (
+    "dianli (典禮): the Qing ritual code of Fujian and Taiwan — texts, rites, dates, music and dance, "
+    "every statement cited to its witness."
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"dianli {__version__}")
+        raise typer.Exit()
+
+
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version."
+    ),
+    width: int | None = typer.Option(
+        None,
+        "--width",
+        min=20,
+        max=1000,
+        metavar="<cols>",
+        help="Lay text out for this many columns (default: the terminal's, or 80 when piped).",
+    ),
+) -> None:
+    """dianli (典禮)."""
+    if width is not None:
+        console.width = width
+        err_console.width = width
+
+
+def root_app(**settings: Any) -> typer.Typer:
+    """A Typer application with the root's help and options and no command yet."""
+    app = typer.Typer(
+        name="dianli",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode=None,
+        **settings,
+    )
+    app.callback()(_root)
+    return app

@@ -1,0 +1,86 @@
+"""cli/main: the console script lists every command from the table and loads a command's module only when it
+runs — the same commands, with the same listing lines, as the full application."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from dianli.cli import app
+from dianli.cli.commands import COMMANDS, command_modules
+from dianli.cli.main import LazyGroup, load_command
+from dianli.cli.root import root_app
+
+
+def _registered() -> dict[str, str | None]:
+    names = {str(c.name): c.short_help for c in app.registered_commands}
+    return names | {str(g.name): g.short_help for g in app.registered_groups}
+
+
+def test_the_table_and_the_application_have_the_same_commands() -> None:
+    assert set(_registered()) == set(COMMANDS)
+    assert {name: c.summary for name, c in COMMANDS.items()} == _registered()
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_each_command_loads_from_its_module(name: str) -> None:
+    assert load_command(name).name == name
+
+
+def test_every_module_registers_a_command() -> None:
+    assert set(command_modules()) == {c.module for c in COMMANDS.values()}
+
+
+@pytest.mark.parametrize("summary", [c.summary for c in COMMANDS.values()])
+def test_a_summary_is_one_line_of_an_80_column_listing(summary: str) -> None:
+    from dianli.cli.common import display_width
+
+    assert "\n" not in summary and display_width(summary) <= 64, summary
+
+
+def test_the_root_lists_every_command_with_its_summary() -> None:
+    result = CliRunner().invoke(root_app(cls=LazyGroup), ["--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    for name, command in COMMANDS.items():
+        assert name in result.output
+        assert command.summary in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "loaded", "not_loaded"),
+    [
+        (["--help"], [], ["dianli.rites", "dianli.music", "dianli.corpus", "numpy", "pydantic"]),
+        (
+            ["date", "乾隆十七年二月初一"],
+            ["dianli.calendar.reigns"],
+            ["dianli.music", "dianli.dance", "music21"],
+        ),
+    ],
+)
+def test_a_command_loads_only_what_it_needs(
+    args: list[str], loaded: list[str], not_loaded: list[str]
+) -> None:
+    script = (
+        "import sys\n"
+        "from dianli.cli.main import main\n"
+        f"sys.argv = ['dianli', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    modules = set(done.stderr.split())
+    for name in loaded:
+        assert name in modules
+    for name in not_loaded:
+        assert name not in modules, name
+
+
+def test_a_lazy_command_runs_like_the_registered_one() -> None:
+    lazy = CliRunner().invoke(root_app(cls=LazyGroup), ["date", "乾隆十七年二月初一"], env={"COLUMNS": "80"})
+    full = CliRunner().invoke(app, ["date", "乾隆十七年二月初一"], env={"COLUMNS": "80"})
+    assert lazy.exit_code == full.exit_code == 0
+    assert lazy.output == full.output
+    assert "1752-03-16" in lazy.output
