@@ -11,8 +11,9 @@ from lunar_python import Lunar
 
 from dianli.calendar.eras import all_eras
 from dianli.calendar.ganzhi import BRANCHES, STEMS
+from dianli.calendar.historical import julian_label
 from dianli.calendar.reigns import REIGNS
-from dianli.calendar.written_dates import day_namings, julian_label, parse_written_date
+from dianli.calendar.written_dates import day_namings, parse_written_date
 from dianli.errors import OutOfRangeError, UnknownValueError
 
 PAIRS = yaml.safe_load((Path(__file__).parent / "data" / "written_dates.yaml").read_text(encoding="utf-8"))[

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lunar_python import Lunar
 
 from dianli.calendar.eras import all_eras, dynasties, read_era_year
+from dianli.calendar.historical import julian_label
 from dianli.calendar.lunisolar import to_chinese
 from dianli.calendar.reigns import REIGNS, reign_year, year_number_chinese
 from dianli.corpus.cite import resolve
@@ -18,7 +19,6 @@ from dianli.corpus.dated_events import (
     dated_events,
     extract_dates,
     governing_witnesses,
-    julian_label,
     timeline,
 )
 from dianli.corpus.normalise import fold

@@ -394,7 +394,7 @@ def test_the_place_sources_are_registry_entries_with_their_grades() -> None:
         grades["qingshigao-71"]
         == "later edition or transcription of a primary text, read in a digital library"
     )
-    assert grades["ding-shaoyi-jianzhi"] == "primary Qing text, read on a mirror or copy site"
+    assert grades["ding-shaoyi-jianzhi"] == "primary Qing text, read in a digital library"  # Wikisource
 
 
 def test_the_default_place_must_exist() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from datetime import date
 from importlib import resources
 from typing import Any
 
@@ -109,3 +110,12 @@ def months(calendar: str, chinese_year: int) -> tuple[HistoricalMonth, ...]:
 def month(calendar: str, chinese_year: int, number: int, leap: bool = False) -> HistoricalMonth | None:
     """A month of a year in ``calendar``, or None if the year has no such month (a 閏 month it lacks)."""
     return next((m for m in months(calendar, chinese_year) if m.number == number and m.leap == leap), None)
+
+
+def julian_label(day: date) -> str:
+    """The Julian-calendar date of ``day`` as YYYY-MM-DD (the inverse of the Julian day count)."""
+    c = day.toordinal() + 1721425 + 32082
+    d = (4 * c + 3) // 1461
+    e = c - 1461 * d // 4
+    m = (5 * e + 2) // 153
+    return f"{d - 4800 + m // 10:04d}-{m + 3 - 12 * (m // 10):02d}-{e - (153 * m + 2) // 5 + 1:02d}"

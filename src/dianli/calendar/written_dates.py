@@ -38,6 +38,7 @@ from dianli.calendar.ganzhi import (
     day_sexagenary_of_ordinal,
     year_sexagenary,
 )
+from dianli.calendar.historical import julian_label
 from dianli.calendar.lunisolar import DAY_NAMES, MONTH_NAMES
 from dianli.calendar.reigns import (
     FIRST_CHINESE_YEAR,
@@ -394,15 +395,6 @@ def _calendar_label(era: Era) -> str:
         "SouthernMing": "Southern Ming calendar",
         "Gregorian": "Gregorian calendar",
     }.get(era.dynasty.calendar, era.dynasty.calendar)
-
-
-def julian_label(day: date) -> str:
-    """The Julian-calendar date of ``day`` as YYYY-MM-DD."""
-    c = day.toordinal() + 1721425 + 32082
-    d = (4 * c + 3) // 1461
-    e = c - 1461 * d // 4
-    m = (5 * e + 2) // 153
-    return f"{d - 4800 + m // 10:04d}-{m + 3 - 12 * (m // 10):02d}-{e - (153 * m + 2) // 5 + 1:02d}"
 
 
 # --- the other way: a Gregorian day named in every era that covered it -------------------------------

@@ -55,6 +55,7 @@ from dianli.calendar.eras import (
     year_span,
 )
 from dianli.calendar.ganzhi import BRANCHES, STEMS, day_sexagenary_of_ordinal, year_sexagenary
+from dianli.calendar.historical import julian_label
 from dianli.calendar.reigns import parse_integer_chinese
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import fold_char, is_key_char
@@ -97,15 +98,6 @@ _NOT_A_DATE_AFTER_PAIRS = (
 
 GREGORIAN_REFORM = date(1582, 10, 15)
 """The first Gregorian day; earlier days are given in the proleptic Gregorian calendar and, in a note, Julian."""
-
-
-def julian_label(day: date) -> str:
-    """The Julian-calendar date of ``day`` as YYYY-MM-DD (the inverse of the Julian day count)."""
-    c = day.toordinal() + 1721425 + 32082
-    d = (4 * c + 3) // 1461
-    e = c - 1461 * d // 4
-    m = (5 * e + 2) // 153
-    return f"{d - 4800 + m // 10:04d}-{m + 3 - 12 * (m // 10):02d}-{e - (153 * m + 2) // 5 + 1:02d}"
 
 
 @dataclass(frozen=True, slots=True)
