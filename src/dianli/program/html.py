@@ -20,6 +20,7 @@ from dianli.dance.audio import Audio as DanceAudio
 from dianli.errors import DianliError
 from dianli.program.audio import MovementAudio
 from dianli.program.model import Program
+from dianli.rites.model import MUSIC_ACTION_NAMES
 
 AudioUrl = Callable[[str], str]
 
@@ -81,6 +82,7 @@ def booklet_context(
         "witnesses": witness_ids(),
         "outside_sources": sources_mentioned(program.model_dump_json() + "".join(dances.values())),
         "music_names": {c.movement: f"{c.name} {c.tune}" for c in program.music},
+        "music_actions": MUSIC_ACTION_NAMES,
     }
 
 

@@ -34,6 +34,8 @@ Movement = Literal["yingshen", "chuxian", "yaxian", "zhongxian", "chezhuan", "so
 DanceCue = Literal["hold", "dance", "stop"]
 MusicAction = Literal["start", "pause", "resume", "stop"]
 """舉麾 樂作 (start), 偃麾 樂暫止 (pause), 樂續作 (resume), 偃麾 櫟敔止樂 (stop)."""
+MUSIC_ACTION_NAMES: dict[str, str] = {"start": "樂作", "pause": "樂暫止", "resume": "樂續作", "stop": "樂止"}
+"""How a reader sees each music action: the texts' own words."""
 Year = Annotated[int, Field(ge=1600, le=1950)]
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

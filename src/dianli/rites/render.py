@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dianli.corpus.cite import Citation
-from dianli.rites.model import Element, Step, Venue
+from dianli.rites.model import MUSIC_ACTION_NAMES, Element, Step, Venue
 from dianli.rites.resolve import ResolvedRite, inherited_from, preferred_citations
 from dianli.rites.vocabulary import postures
 
@@ -168,7 +168,8 @@ def step_line(step: Step) -> str:
     if step.door:
         bits.append(f"門：{step.door}")
     if step.music:
-        bits.append(f"♪ {step.music}{' ' + step.music_action if step.music_action else ''}")
+        action = MUSIC_ACTION_NAMES[step.music_action] if step.music_action else ""
+        bits.append(f"♪ {step.music}{' ' + action if action else ''}")
     if step.dance:
         bits.append(f"舞：{step.dance}")
     if step.notes:
