@@ -132,7 +132,7 @@ def supply(text: str) -> str:
 
 
 def private_use(text: str) -> list[str]:
-    """The private-use code points of ``text`` (U+XXXX), for tests and checks."""
+    """The private-use code points of ``text``, each as U+ and four hex digits, for tests and checks."""
     return [f"U+{ord(c):04X}" for c in PRIVATE_USE.findall(text)]
 
 
