@@ -24,7 +24,7 @@ from dianli.corpus.cite import CitationError, resolve
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import is_key_char
 from dianli.corpus.witnesses import ALIGNMENT_FILE, load_witness, reading_files, witness_ids, witness_info
-from dianli.datafile import parse_model
+from dianli.datafile import parse_model, read_yaml
 from dianli.errors import UnknownValueError
 from dianli.spring_ox.profiles import PATCH_FILE as SPRING_OX_FILE
 
@@ -123,7 +123,7 @@ def cited_spans() -> dict[str, tuple[Span, ...]]:
         if path.name == NOT_PROCEDURAL[-1]:
             continue
         try:
-            items.extend(_citations(yaml.safe_load(path.read_text(encoding="utf-8"))))
+            items.extend(_citations(read_yaml(path.read_text(encoding="utf-8"))))
         except yaml.YAMLError:
             continue
     return {w: tuple(sorted(s)) for w, s in _spans_of(iter(items)).items()}

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from dianli.datafile import read_yaml
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.check import check_rites
 from dianli.rites.model import Rite, RiteFile
@@ -65,7 +66,7 @@ def schema_error(filename: str, raw: Any, error: ValidationError) -> DataError:
 def parse_rite_file(filename: str, text: str) -> RiteFile:
     """Validate the YAML text of one rite file; raise DataError naming file, rite and field."""
     try:
-        raw = yaml.safe_load(text)
+        raw = read_yaml(text)
     except yaml.YAMLError as exc:
         raise DataError(f"{filename}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
@@ -113,7 +114,7 @@ def all_rites() -> dict[str, Rite]:
 def rite_file_of(rite_id: str) -> str:
     """The file name that defines a rite (for messages)."""
     for path in rite_files():
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = read_yaml(path.read_text(encoding="utf-8")) or {}
         for rite in raw.get("rites", []) or []:
             if isinstance(rite, dict) and rite.get("id") == rite_id:
                 return path.name

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest, reading_files
-from dianli.datafile import load_model_path
+from dianli.datafile import load_model_path, read_yaml
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.load import all_rites, schema_error
 from dianli.rites.model import Rite, RiteFile, add_citations, walk_elements
@@ -144,7 +144,7 @@ def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
 def _patches(path: Path) -> list[dict[str, Any]]:
     where = str(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise DataError(f"{where}: not valid YAML: {exc}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("rites"), list):

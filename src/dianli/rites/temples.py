@@ -17,6 +17,7 @@ import yaml
 from pydantic import Field, ValidationError
 
 from dianli.corpus.cite import Citation
+from dianli.datafile import read_yaml
 from dianli.errors import DataError, UnknownValueError
 from dianli.places.places import get_place
 from dianli.rites.model import Element, _Strict
@@ -85,7 +86,7 @@ class TempleList(_Strict):
 def parse_temples(filename: str, text: str) -> TempleList:
     """Validate the YAML text of a temple list; raise DataError naming the file and the field."""
     try:
-        raw = yaml.safe_load(text)
+        raw = read_yaml(text)
     except yaml.YAMLError as exc:
         raise DataError(f"{filename}: not valid YAML: {exc}") from exc
     try:
