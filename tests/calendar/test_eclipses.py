@@ -232,8 +232,8 @@ def test_moon_below_horizon_all_eclipse() -> None:
 # 「順治二年正月己亥望月食…食八分三十三秒 丑初初刻三分初虧 丑正三刻食甚 寅正一刻十三分復圓」;
 # 「閏六月丙申望月食…食十一分五十九秒 戌初初刻初虧…戌正三刻七分食甚…亥正二刻十四分復圓」;
 # 「三年六月辛卯望月食…食十二分四十九秒 亥正三刻四分初虧…子正三刻二分食甚…丑正二刻十四分復圓」
-# (outside source wenxian-tongkao-264: a primary Qing text read on a mirror site, the only copy of the juan
-# found; `dianli sources wenxian-tongkao-264`). 京師 taken at 39.90°N 116.43°E.
+# (outside source wenxian-tongkao-264: a primary Qing text read in Kanripo's transcription, KR2m0015_264.txt;
+# `dianli sources wenxian-tongkao-264`). 京師 taken at 39.90°N 116.43°E.
 QINTIANJIAN_1645 = [
     (
         date(1645, 2, 10),

@@ -45,8 +45,9 @@ def test_every_outside_source_is_listed_with_its_grade() -> None:
             "wenxian-tongkao-264",
             [
                 "wenxian-tongkao-264  皇朝文獻通考 卷二百六十四 象緯考九 月食上",
-                "  grade: primary Qing text, read on a mirror or copy site  (weak: never alone)",
-                "  at: https://m.txshulou.com/html/14292/59651.html",
+                "  grade: primary Qing text, read in a digital library",
+                "      https://github.com/kanripo/KR2m0015/blob/f9fca05a9e3df257875b6e2111874daa3",
+                "  also at: https://m.txshulou.com/html/14292/59651.html",
                 "  supports (2):",
                 "    - code: ASSUMPTION_PENUMBRAL — dianli/calendar/eclipses.py:",
             ],
@@ -60,6 +61,19 @@ def test_every_outside_source_is_listed_with_its_grade() -> None:
             ],
         ),
         ("chgis", ["    - the units, years, names and seats of every place —"]),
+        (
+            "xieji-bianfang-12",
+            [
+                "xieji-bianfang-12  欽定協紀辨方書 卷十二 公規一 春牛經",
+                "  grade: primary Qing text, read in a digital library",
+                "  supports (71):",
+                "    - spring ox, rule set almanac: 踏板 treadle board (the 欽天監's rule,",
+            ],
+        ),
+        (
+            "qingshigao-10",
+            ["  supports (1):", "    - data: qianlong — dianli/calendar/data/wanshou.yaml:"],
+        ),
     ],
 )
 def test_one_source_with_every_use(source: str, expected: list[str]) -> None:

@@ -38,9 +38,30 @@ def test_the_registry_grades_every_source() -> None:
         (
             "wenxian-tongkao-264",
             "primary",
+            "digital-library",
+            "primary Qing text, read in a digital library",
+            False,
+        ),
+        (
+            "xieji-bianfang-12",
+            "primary",
+            "digital-library",
+            "primary Qing text, read in a digital library",
+            False,
+        ),
+        (
+            "shimonoseki-text",
+            "primary",
             "mirror",
             "primary Qing text, read on a mirror or copy site",
             True,
+        ),
+        (
+            "qingshigao-10",
+            "edition",
+            "digital-library",
+            "later edition or transcription of a primary text, read in a digital library",
+            False,
         ),
         (
             "tuniu-jing",
@@ -77,12 +98,24 @@ def test_a_quote_of_an_outside_source_shows_its_grade() -> None:
     ref = OutsideRef(source="wenxian-tongkao-264", quote="十二月戊子望月食在鬼宿初度八分食三分五十二秒")
     assert ref.text == (
         "皇朝文獻通考 卷二百六十四 象緯考九 月食上: 「十二月戊子望月食在鬼宿初度八分食三分五十二秒」 "
-        "[primary Qing text, read on a mirror or copy site] <https://m.txshulou.com/html/14292/59651.html>"
+        "[primary Qing text, read in a digital library] "
+        "<https://github.com/kanripo/KR2m0015/blob/f9fca05a9e3df257875b6e2111874daa38dca4de/KR2m0015_264.txt>"
     )
     assert source_mention("wenxian-tongkao-264") == (
-        "皇朝文獻通考 卷二百六十四 象緯考九 月食上 [primary Qing text, read on a mirror or copy site; "
+        "皇朝文獻通考 卷二百六十四 象緯考九 月食上 [primary Qing text, read in a digital library; "
         "`dianli sources wenxian-tongkao-264`]"
     )
+
+
+def test_a_source_first_read_on_a_mirror_keeps_that_address_beside_the_library() -> None:
+    entry = outside_source("wenxian-tongkao-264")
+    assert entry.addresses == (
+        "https://github.com/kanripo/KR2m0015/blob/f9fca05a9e3df257875b6e2111874daa38dca4de/KR2m0015_264.txt",
+        "https://m.txshulou.com/html/14292/59651.html",
+    )
+    assert [s.id for s in sources_mentioned("see https://m.txshulou.com/html/14292/59651.html")] == [
+        "wenxian-tongkao-264"
+    ]
 
 
 def test_an_unknown_source_is_refused_with_the_accepted_ids() -> None:
@@ -149,7 +182,32 @@ def test_the_almanac_rule_states_its_basis_for_every_attribute(tmp_path: Path) -
     target = tmp_path / "almanac.yaml"
     target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     with pytest.raises(
-        DataError, match=r"attributes\.0 \(ox\.height\): basis: missing; accepted: rule, addition"
+        DataError, match=r"attributes\.0 \(ox\.height\): basis: missing; accepted: rule, manual"
+    ):
+        check_bases(str(target), load_model_path(target, Profile))
+
+
+def test_a_basis_the_profile_does_not_define_is_refused(tmp_path: Path) -> None:
+    data = load_profile("almanac").model_dump(mode="json", exclude_none=True)
+    data["attributes"][0]["basis"] = "addition"
+    target = tmp_path / "almanac.yaml"
+    target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(DataError, match="basis: unknown 'addition'; accepted: rule, manual"):
+        check_bases(str(target), load_model_path(target, Profile))
+
+
+def test_a_manual_basis_quotes_the_manual(tmp_path: Path) -> None:
+    data = load_profile("almanac").model_dump(mode="json", exclude_none=True)
+    treadle = next(a for a in data["attributes"] if a["id"] == "ox.treadle")
+    treadle["sources"] = [s for s in treadle["sources"] if s["source"] != "xieji-bianfang-12"]
+    for case in treadle["cases"]:
+        case["sources"] = [s for s in case.get("sources", []) if s["source"] != "xieji-bianfang-12"]
+    target = tmp_path / "almanac.yaml"
+    target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    with pytest.raises(
+        DataError,
+        match=r"\(ox\.treadle\): basis manual quotes nothing of xieji-bianfang-12; accepted: "
+        r"sources: \[\{source: xieji-bianfang-12, quote: \.\.\.\}\] or basis: rule",
     ):
         check_bases(str(target), load_model_path(target, Profile))
 
@@ -159,7 +217,9 @@ def test_a_rule_basis_cites_the_statutes_witness(tmp_path: Path) -> None:
     data["attributes"][0]["cite"] = {"witness": "taiwan-fuzhi-9", "quote": "身高四尺(按四時)"}
     target = tmp_path / "almanac.yaml"
     target.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    with pytest.raises(DataError, match="basis rule cites no passage of gemalan-tingzhi-3"):
+    with pytest.raises(
+        DataError, match=r"basis rule cites no passage of gemalan-tingzhi-3; accepted: .* or basis: manual"
+    ):
         check_bases(str(target), load_model_path(target, Profile))
 
 

@@ -3,9 +3,10 @@
 A profile is a list of *attributes* (ox.head, god.robe …). Each attribute has one rule of a small set of
 kinds, and its evidence: a witness citation (``cite``), outside sources (``sources``: registry ids of
 ``corpus/data/outside_sources.yaml`` with the exact words) or a labelled ``assumption``. A profile with
-``bases`` says for each attribute which authority it states (``basis: rule`` — the statute as a witness
-quotes it — or ``basis: addition``, the practitioners' addition beyond it). A disputed point carries ``alternatives``: other readings, each with its own
-evidence, chosen by id. Rule kinds:
+``bases`` says for each attribute which authority it states: ``basis: rule`` — the statute as a witness
+quotes it; ``basis: manual`` — an official manual's rule beyond that quotation, cited from the manual (an
+outside source of the registry); ``basis: addition`` — the practitioners' addition beyond both. A disputed
+point carries ``alternatives``: other readings, each with its own evidence, chosen by id. Rule kinds:
 
 * ``value`` — a fixed value (a material, a measure);
 * ``colour: {of: KEY, via: own|overcomer}`` — the colour of the 五行 of a fact (``year.stem``) or of an
@@ -47,7 +48,7 @@ RULE_KINDS = ("value", "colour", "cases", "first_day_after_term")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 M = TypeVar("M", bound=_Model)
@@ -124,22 +125,36 @@ class Attribute(Rule):
     reading: str = "as-stated"  # the id of the primary reading when there are alternatives
     alternatives: tuple[Alternative, ...] = ()
     places: tuple[str, ...] | None = None  # only at these places (site ids)
-    basis: Literal["rule", "addition"] | None = None  # a key of the profile's ``bases``
+    basis: Literal["rule", "manual", "addition"] | None = None  # a key of the profile's ``bases``
 
 
 class Basis(_Model):
-    """What an attribute's ``basis`` means: the rule it states (with the witness that quotes the rule)."""
+    """What an attribute's ``basis`` means: the rule it states, with the witness that quotes the rule or
+    the outside source (registry id) that states it."""
 
     label: str
     witness: str | None = None
+    source: str | None = None
 
 
 class Bases(_Model):
     """A profile whose attributes say which authority they state: the statute's ``rule`` (as a witness
-    quotes it) or the practitioners' ``addition`` beyond it."""
+    quotes it), an official ``manual``'s rule beyond it (an outside source), or the practitioners'
+    ``addition`` beyond both."""
 
     rule: Basis
-    addition: Basis
+    manual: Basis | None = None
+    addition: Basis | None = None
+
+    def get(self, basis: str) -> Basis | None:
+        """The basis of that name (``None`` where the profile defines none)."""
+        found: Basis | None = getattr(self, basis, None)
+        return found
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The bases this profile defines, in order."""
+        return tuple(name for name in ("rule", "manual", "addition") if self.get(name) is not None)
 
 
 class Defaults(_Model):
@@ -160,10 +175,8 @@ class Profile(_Model):
 
     def basis_label(self, attribute: Attribute) -> str:
         """The words for an attribute's basis (``""`` where the profile has none)."""
-        if self.bases is None or attribute.basis is None:
-            return ""
-        basis: Basis = self.bases.rule if attribute.basis == "rule" else self.bases.addition
-        return basis.label
+        basis = None if self.bases is None or attribute.basis is None else self.bases.get(attribute.basis)
+        return "" if basis is None else basis.label
 
     def attribute(self, attribute_id: str) -> Attribute:
         for attribute in self.attributes:
@@ -248,19 +261,31 @@ def load_profile(profile_id: str) -> Profile:
 
 
 def check_bases(where: str, profile: Profile) -> None:
-    """With ``bases``, every attribute says its basis, and one stating the rule cites the rule's witness."""
+    """With ``bases``, every attribute says one of the profile's bases, and cites what that basis names:
+    a passage of the rule's witness, a quotation of the manual (an outside source)."""
     if profile.bases is None:
         return
-    witness = profile.bases.rule.witness
+    names = profile.bases.names
     for i, attribute in enumerate(profile.attributes):
         at = f"{where}: attributes.{i} ({attribute.id})"
-        if attribute.basis is None:
-            raise DataError(f"{at}: basis: missing; accepted: rule, addition")
+        basis = None if attribute.basis is None else profile.bases.get(attribute.basis)
+        if basis is None:
+            said = "missing" if attribute.basis is None else f"unknown {attribute.basis!r}"
+            raise DataError(f"{at}: basis: {said}; accepted: {', '.join(names)}")
+        others = " or ".join(f"basis: {n}" for n in names if n != attribute.basis)
         cites = [c.witness for c in _evidence_of(attribute)]
-        if attribute.basis == "rule" and witness is not None and witness not in cites:
+        if basis.witness is not None and basis.witness not in cites:
             raise DataError(
-                f"{at}: basis rule cites no passage of {witness}; accepted: "
-                f"cite: {{witness: {witness}, quote: ...}} or basis: addition"
+                f"{at}: basis {attribute.basis} cites no passage of {basis.witness}; accepted: "
+                f"cite: {{witness: {basis.witness}, quote: ...}} or {others}"
+            )
+        sources = [
+            r.source for r in (*attribute.sources, *(r for c in attribute.cases or () for r in c.sources))
+        ]
+        if basis.source is not None and basis.source not in sources:
+            raise DataError(
+                f"{at}: basis {attribute.basis} quotes nothing of {basis.source}; accepted: "
+                f"sources: [{{source: {basis.source}, quote: ...}}] or {others}"
             )
 
 
