@@ -3,12 +3,17 @@
 Tests that need a system package carry a marker naming it (``browser`` needs Debian's chromium). Where
 the package is absent they skip and say why; under ``.ci/run`` (``DIANLI_REQUIRE_SYSTEM_PACKAGES=1``)
 such a skip is a failure, so CI always runs them.
+
+The on-disk cache (:mod:`dianli.cache`) is a temporary folder of the session's own, set before any test
+module is imported (and inherited by the processes tests start): the suite never writes into
+``~/.cache`` and no result depends on an earlier run.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -38,9 +43,29 @@ SYSTEM_PACKAGES: dict[str, tuple[str, str]] = {
 }
 
 
+_SESSION_CACHE: tempfile.TemporaryDirectory[str] | None = None
+_CACHE_BEFORE: str | None = None
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    global _SESSION_CACHE, _CACHE_BEFORE
+    if _SESSION_CACHE is None:
+        _CACHE_BEFORE = os.environ.get("DIANLI_CACHE_DIR")
+        _SESSION_CACHE = tempfile.TemporaryDirectory(prefix="dianli-test-cache-")
+        os.environ["DIANLI_CACHE_DIR"] = _SESSION_CACHE.name
     for marker, (binary, install) in SYSTEM_PACKAGES.items():
         config.addinivalue_line("markers", f"{marker}: needs the system program {binary} ({install})")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _SESSION_CACHE
+    if _SESSION_CACHE is not None:
+        if _CACHE_BEFORE is None:
+            os.environ.pop("DIANLI_CACHE_DIR", None)
+        else:
+            os.environ["DIANLI_CACHE_DIR"] = _CACHE_BEFORE
+        _SESSION_CACHE.cleanup()
+        _SESSION_CACHE = None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -106,3 +131,13 @@ def assert_unknown_key(path: Path, model: type[BaseModel], element: str, accepte
 def unknown_key_fails() -> Callable[[Path, type[BaseModel], str, str, str], None]:
     """:func:`assert_unknown_key`, as a fixture (test folders without ``__init__`` cannot import it)."""
     return assert_unknown_key
+
+
+@pytest.fixture()
+def stable_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package's files taken as unchanged while the test runs, so that what it computes is stored at
+    :func:`dianli.cache.flush` even if the checkout is being edited meanwhile (a result made during an
+    edit is otherwise dropped: tests/test_cache.py checks that)."""
+    from dianli import cache
+
+    monkeypatch.setattr(cache, "_read_package_digest", cache._package_digest)

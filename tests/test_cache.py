@@ -69,3 +69,90 @@ def test_unwritable_is_not_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 def test_version_of_missing_distribution() -> None:
     assert cache.version("no-such-distribution-dianli") == "none"
     assert cache.version("pyyaml") != "none"
+
+
+def test_versions_name_each_distribution() -> None:
+    from importlib import metadata
+
+    assert cache.versions("pyyaml", "no-such-distribution-dianli") == (
+        f"pyyaml={metadata.version('pyyaml')};no-such-distribution-dianli=none"
+    )
+
+
+@pytest.mark.parametrize("edit", ["change", "add", "remove"])
+def test_installed_key_changes_with_any_file_of_an_extra_witness_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, edit: str
+) -> None:
+    root = tmp_path / "witnesses"
+    (root / "w").mkdir(parents=True)
+    (root / "w" / "witness.yaml").write_text("id: w\n", encoding="utf-8")
+    monkeypatch.setenv("DIANLI_WITNESSES", str(root))
+    before = cache.installed_key("x")
+    assert cache.installed_key("x") == before
+    if edit == "change":
+        (root / "w" / "witness.yaml").write_text("id: v\n", encoding="utf-8")
+    elif edit == "add":
+        (root / "w" / "readings.yaml").write_text("", encoding="utf-8")
+    else:
+        (root / "w" / "witness.yaml").unlink()
+    assert cache.installed_key("x") != before
+    assert cache.installed_key("y") != cache.installed_key("x")
+
+
+def test_pickled_makes_once_then_reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    made: list[int] = []
+
+    def make() -> dict[str, object]:
+        made.append(1)
+        return {"a": (1, 2), "b": "典禮"}
+
+    entry = cache.key("pickled-test")
+    first = cache.pickled("kind", entry, make)
+    second = cache.pickled("kind", entry, make)
+    assert first == second == {"a": (1, 2), "b": "典禮"} and len(made) == 1
+    where = cache.path_for("kind", entry, ".pickle")
+    assert where is not None
+    where.write_bytes(b"damaged")
+    assert cache.pickled("kind", entry, make) == first and len(made) == 2
+
+
+def test_pickled_keeps_no_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    entry = cache.key("failing")
+
+    def fail() -> int:
+        raise ValueError("bad data")
+
+    for _ in range(2):
+        with pytest.raises(ValueError, match="bad data"):
+            cache.pickled("kind", entry, fail)
+    assert cache.read("kind", entry, ".pickle") is None
+
+
+@pytest.mark.usefixtures("stable_package")  # the edit is made in an extra witness folder
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_result_made_while_its_files_changed_is_not_stored(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, edited: bool
+) -> None:
+    """A result under an installed_key is written when the process ends, after the files are read again:
+    an edit during the run (the result made from the new file, the key naming the old) is not stored."""
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "witnesses"
+    (root / "w").mkdir(parents=True)
+    data = root / "w" / "witness.yaml"
+    data.write_text("id: w\n", encoding="utf-8")
+    monkeypatch.setenv("DIANLI_WITNESSES", str(root))
+    entry = cache.installed_key("made-while-edited")
+
+    def make() -> str:
+        if edited:
+            data.write_text("id: v\n", encoding="utf-8")  # another process edits the file meanwhile
+        return data.read_text(encoding="utf-8")
+
+    assert cache.pickled(cache.DERIVED, entry, make) == ("id: v\n" if edited else "id: w\n")
+    cache.flush()
+    stored = cache.read(cache.DERIVED, entry, ".pickle")
+    assert (stored is None) == edited
+    if edited:  # the file as it is now has a key of its own
+        assert cache.installed_key("made-while-edited") != entry

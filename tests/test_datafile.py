@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
-from dianli.datafile import load_model
+from dianli.datafile import load_model, load_model_path
 from dianli.errors import DataError
 
 
@@ -48,3 +49,123 @@ def test_load_model(package: Path, text: str, result: object) -> None:
         with pytest.raises(DataError) as info:
             load_model("_test_datafile_pkg", "t.yaml", _Table)
         assert "dianli/_test_datafile_pkg/t.yaml" in str(info.value) and str(result) in str(info.value)
+
+
+# --- the on-disk cache of parsed and validated data (dianli.cache) -----------------------------------
+
+YAML_TEXTS = [
+    "rows: [1, 2, 3]\n",
+    "a: &x {b: [1, 2.5, null, true]}\nc: *x\nd: 1752-03-16\n",  # an alias, a float, a date
+    "- 典禮\n- {名: 祀先師, 日: 上丁}\n",
+    "",  # an empty document is None
+]
+
+
+@pytest.mark.parametrize("text", YAML_TEXTS)
+def test_a_cache_hit_gives_exactly_the_data_of_a_cold_read(text: str) -> None:
+    import yaml
+
+    from dianli import cache
+    from dianli.datafile import YAML_CACHE, read_yaml, yaml_key
+
+    where = cache.path_for(YAML_CACHE, yaml_key(text), ".pickle")
+    assert where is not None  # the session's cache (tests/conftest.py), never ~/.cache
+    assert str(where).startswith(os.environ["DIANLI_CACHE_DIR"])
+    where.unlink(missing_ok=True)
+    cold = read_yaml(text)
+    assert where.is_file()
+    warm = read_yaml(text)
+    assert warm == cold == yaml.safe_load(text)
+    assert type(warm) is type(cold)
+    if isinstance(cold, dict) and "c" in cold:
+        assert warm["a"] is warm["c"]  # an alias stays one object, as yaml gives it
+
+
+def test_a_damaged_entry_is_read_afresh_and_replaced() -> None:
+    from dianli import cache
+    from dianli.datafile import YAML_CACHE, read_yaml, yaml_key
+
+    text = "rows: [4, 5]\n"
+    read_yaml(text)
+    where = cache.path_for(YAML_CACHE, yaml_key(text), ".pickle")
+    assert where is not None
+    where.write_bytes(b"not a pickle")
+    assert read_yaml(text) == {"rows": [4, 5]}
+    assert read_yaml(text) == {"rows": [4, 5]}
+    assert where.read_bytes() != b"not a pickle"
+
+
+def test_invalid_yaml_fails_every_time(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("rows: [1\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(DataError, match="not valid YAML"):
+            load_model_path(path, _Table)
+
+
+@pytest.mark.parametrize("setting", ["off", ""])
+def test_with_the_cache_off_data_is_read_all_the_same(monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
+    from dianli.datafile import read_yaml
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", setting)
+    assert read_yaml("rows: [7]\n") == {"rows": [7]}
+
+
+@pytest.mark.parametrize(
+    ("package", "name", "model", "edit", "changed"),
+    [
+        # a shipped file copied, read (and cached), edited: the edit is what is read next
+        (
+            "calendar",
+            "year_names.yaml",
+            "dianli.calendar.year_names_schema:_File",
+            ("default_region", "taiwan"),
+            "taiwan",
+        ),
+        ("calendar", "eras.yaml", "dianli.calendar.eras_schema:_ErasFile", ("aliases", []), ()),
+    ],
+)
+def test_editing_a_data_file_invalidates_what_was_cached(
+    tmp_path: Path, package: str, name: str, model: str, edit: tuple[str, object], changed: object
+) -> None:
+    import importlib
+
+    import yaml
+
+    module, _, attribute = model.partition(":")
+    cls = getattr(importlib.import_module(module), attribute)
+    original = (Path(__file__).parents[1] / "src" / "dianli" / package / "data" / name).read_text(
+        encoding="utf-8"
+    )
+    path = tmp_path / name
+    path.write_text(original, encoding="utf-8")
+    first = load_model_path(path, cls)
+    assert load_model_path(path, cls) == first  # from the cache, the same
+    data = yaml.safe_load(original)
+    key, value = edit
+    assert data[key] != value
+    data[key] = value
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert getattr(load_model_path(path, cls), key) == changed
+    path.write_text(original, encoding="utf-8")
+    assert load_model_path(path, cls) == first
+
+
+@pytest.mark.usefixtures("stable_package")
+def test_a_model_of_dianli_is_validated_once_then_read_from_the_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from dianli import cache
+    from dianli.calendar.year_names_schema import _File
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "year_names.yaml"
+    source = Path(__file__).parents[1] / "src" / "dianli" / "calendar" / "data" / "year_names.yaml"
+    path.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    cold = load_model_path(path, _File)
+    cache.flush()  # written at the end of a process; here, now
+    stored = list((tmp_path / "cache" / cache.DERIVED).rglob("*.pickle"))
+    assert len(stored) == 1
+    warm = load_model_path(path, _File)
+    assert warm == cold and warm is not cold
+    assert warm.model_dump() == cold.model_dump()

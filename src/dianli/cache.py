@@ -11,16 +11,27 @@ written is not an error: the result is made again next time, the run goes on.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import hashlib
 import os
+import pickle
+import re
+import sys
 import tempfile
-from importlib import metadata
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TypeVar, cast
 
 ENV_DIR = "DIANLI_CACHE_DIR"
 """The environment variable that places (or, empty or ``off``, disables) the cache."""
 
 _OFF = {"", "off", "0", "false", "no"}
+PICKLE_PROTOCOL = 5
+"""The pickle protocol of stored results (part of their keys where the format matters)."""
+DERIVED = "derived"
+"""The folder of results derived from the package's code and data (keys from :func:`installed_key`)."""
+T = TypeVar("T")
 
 
 def root() -> Path | None:
@@ -35,10 +46,187 @@ def root() -> Path | None:
 
 def version(distribution: str) -> str:
     """The installed version of ``distribution`` (``"none"`` when it is not installed) — part of a key."""
+    from importlib import metadata  # imported when asked: it costs a start-up tens of milliseconds
+
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
         return "none"
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@functools.cache
+def _installed_versions() -> dict[str, str]:
+    """distribution (normalised name) → version, from the ``<name>-<version>.dist-info`` folders on the path
+    (what :mod:`importlib.metadata` reads, without importing it); the first on the path wins."""
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for folder in names:
+            if folder.endswith(".dist-info") and "-" in folder:
+                name, _, rest = folder[: -len(".dist-info")].partition("-")
+                found.setdefault(_normalised(name), rest)
+    return found
+
+
+def versions(*distributions: str) -> str:
+    """``name=version`` of each distribution (``none`` when not installed), for a key."""
+    installed = _installed_versions()
+    return ";".join(f"{d}={installed.get(_normalised(d)) or version(d)}" for d in distributions)
+
+
+_SKIPPED_DIRS = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+_SKIPPED_SUFFIXES = (".pyc", ".pyo")
+
+
+def package_root() -> Path:
+    """The folder of the installed ``dianli`` package (its code, templates and data)."""
+    return Path(__file__).resolve().parent
+
+
+def tree_files(folder: Path) -> Iterator[str]:
+    """The path (relative, ``/``-separated) of every file under ``folder`` that can shape a result, in a
+    fixed order: compiled files and tools' caches are left out."""
+    base = os.fspath(folder)
+    for current, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+        prefix = current[len(base) :].lstrip(os.sep).replace(os.sep, "/")
+        for name in sorted(files):
+            if not name.endswith(_SKIPPED_SUFFIXES):
+                yield f"{prefix}/{name}" if prefix else name
+
+
+def _tree(digest: hashlib._Hash, folder: Path) -> None:
+    """Feed ``digest`` every file of :func:`tree_files` (relative path and bytes)."""
+    for relative in tree_files(folder):
+        try:
+            with open(os.path.join(folder, relative), "rb") as handle:
+                data = handle.read()
+        except OSError:
+            data = b"\x00unreadable"
+        name = relative.encode("utf-8", "surrogateescape")
+        digest.update(len(name).to_bytes(8, "big") + name)
+        digest.update(len(data).to_bytes(8, "big") + data)
+
+
+def tree_digest(folders: Iterable[Path]) -> bytes:
+    """A digest of the relative path and bytes of every file under each of ``folders``, each folder named
+    (a missing one counts as empty), read afresh."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        name = os.fspath(folder).encode("utf-8", "surrogateescape")
+        digest.update(b"\x00folder" + len(name).to_bytes(8, "big") + name)
+        if os.path.isdir(folder):
+            _tree(digest, folder)
+    return digest.digest()
+
+
+def _read_package_digest() -> str:
+    digest = hashlib.sha256()
+    _tree(digest, package_root())
+    return digest.hexdigest()
+
+
+def package_digest() -> str:
+    """The digest of every file of the package, read now (not the once-per-process one of the keys)."""
+    return _read_package_digest()
+
+
+def installed_distributions() -> tuple[str, ...]:
+    """``name-version`` of every distribution installed on the path, sorted (a key part for a result that
+    may depend on any library)."""
+    return tuple(sorted(f"{name}-{version}" for name, version in _installed_versions().items()))
+
+
+_package_digest = functools.cache(_read_package_digest)
+"""The package's digest, read once per process (:func:`flush` reads it again before storing)."""
+
+
+LIBRARIES = (
+    "pydantic",
+    "pydantic-core",
+    "PyYAML",
+    "chinesecalendar-py",
+    "lunar-python",
+    "sxtwl",
+    "opencc",
+    "skyfield",
+    "jplephem",
+    "de405",
+    "numpy",
+)
+"""The libraries whose code or data a derived result can depend on (validation, YAML, the calendars, the
+ephemeris, script conversion): their versions are part of every :func:`installed_key`."""
+
+EXTRA_WITNESSES_ENV = "DIANLI_WITNESSES"
+"""Folders of witness folders outside the package (:mod:`dianli.corpus.witnesses`): data too."""
+
+
+def _extra_digest(folders: str) -> str:
+    """The digest of the extra witness folders ``folders`` (a ``DIANLI_WITNESSES`` value), read afresh."""
+    digest = hashlib.sha256()
+    for entry in folders.split(os.pathsep):
+        if entry.strip() and os.path.isdir(entry):
+            digest.update(os.path.abspath(entry).encode("utf-8", "surrogateescape"))
+            _tree(digest, Path(entry))
+    return digest.hexdigest()
+
+
+_ISSUED: dict[str, tuple[str, str, str]] = {}
+"""Each key :func:`installed_key` gave in this process → the package digest, the ``DIANLI_WITNESSES`` value
+and its folders' digest it named."""
+
+
+def installed_key(*parts: str | bytes) -> str:
+    """A key for a result derived from dianli's code *and* data: the bytes of every file of the installed
+    package (code, data, witnesses — read once per process), of every file in the folders
+    ``DIANLI_WITNESSES`` names (read at each call), the Python version, the versions of :data:`LIBRARIES`
+    and ``parts`` (the result's name, its arguments, any other library: :func:`versions`). Editing any
+    file, or installing another version of a library, gives another key.
+
+    A result made under such a key (:func:`pickled`) is written when the process ends (or at
+    :func:`flush`), after the files are read again: one made while a file changed (an edit during the
+    run) is not stored under a key naming the files as they were."""
+    folders = os.environ.get(EXTRA_WITNESSES_ENV, "")
+    package, extra = _package_digest(), _extra_digest(folders)
+    entry = key("installed", sys.version, versions(*LIBRARIES), package, extra, *parts)
+    _ISSUED[entry] = (package, folders, extra)
+    return entry
+
+
+_PENDING: dict[Path, tuple[str, bytes]] = {}
+"""Results made under an :func:`installed_key` in this process, not yet checked and written: where each
+goes → its key and its bytes."""
+_FLUSH_AT = 256
+"""A long-running process (the web server) writes its pending results every so many."""
+
+
+def flush() -> None:
+    """Write the pending results whose :func:`installed_key` still names the files as they are now (read
+    again, once); drop the others. Run when the process ends."""
+    if not _PENDING:
+        return
+    pending = dict(_PENDING)
+    _PENDING.clear()
+    package = _read_package_digest()
+    if package != _package_digest():
+        _package_digest.cache_clear()  # later keys of this process name the files as they are now
+    extras: dict[str, str] = {}
+    for where, (entry, blob) in pending.items():
+        named_package, folders, named_extra = _ISSUED[entry]
+        if folders not in extras:
+            extras[folders] = _extra_digest(folders)
+        if named_package == package and named_extra == extras[folders]:
+            _store(where, blob)
+
+
+atexit.register(flush)
 
 
 def key(*parts: str | bytes) -> str:
@@ -75,6 +263,10 @@ def write(kind: str, entry_key: str, data: bytes, suffix: str = "") -> Path | No
     where = path_for(kind, entry_key, suffix)
     if where is None:
         return None
+    return _store(where, data)
+
+
+def _store(where: Path, data: bytes) -> Path | None:
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=where.parent, prefix=".part-")
@@ -88,3 +280,32 @@ def write(kind: str, entry_key: str, data: bytes, suffix: str = "") -> Path | No
     except OSError:
         return None
     return where
+
+
+def pickled(kind: str, entry_key: str, make: Callable[[], T]) -> T:
+    """The result of ``make()`` kept as a pickle under ``entry_key``: read back when present (a damaged
+    entry is made again and replaced), else made and stored. The key must name everything ``make``
+    depends on (:func:`installed_key`); an error raised by ``make`` is never kept, nor a result made under
+    an :func:`installed_key` whose files changed meanwhile (see there)."""
+    where = path_for(kind, entry_key, ".pickle")
+    pending = _PENDING.get(where) if where is not None else None
+    stored = pending[1] if pending is not None else read(kind, entry_key, ".pickle")
+    if stored is not None:
+        try:
+            return cast(T, pickle.loads(stored))
+        except Exception:  # a damaged or outdated entry is made again
+            pass
+    result = make()
+    try:
+        blob = pickle.dumps(result, protocol=PICKLE_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return result  # not storable: made again next time
+    if where is None:
+        return result  # the cache is off
+    if entry_key in _ISSUED:  # checked against the files when the process ends (see installed_key)
+        _PENDING[where] = (entry_key, blob)
+        if len(_PENDING) >= _FLUSH_AT:
+            flush()
+    else:
+        _store(where, blob)
+    return result

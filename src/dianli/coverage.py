@@ -132,7 +132,7 @@ def cited_spans() -> dict[str, tuple[Span, ...]]:
 class NotProcedural(BaseModel):
     """A clause marked as no procedure (history, commentary), with the reason."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     witness: str
     quote: str
@@ -141,7 +141,7 @@ class NotProcedural(BaseModel):
 
 
 class _NotProceduralFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     clauses: tuple[NotProcedural, ...] = ()
 

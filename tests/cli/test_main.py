@@ -84,3 +84,51 @@ def test_a_lazy_command_runs_like_the_registered_one() -> None:
     assert lazy.exit_code == full.exit_code == 0
     assert lazy.output == full.output
     assert "1752-03-16" in lazy.output
+
+
+@pytest.mark.parametrize(
+    ("args", "not_loaded"),
+    [
+        # with the cache warm (the first run fills it): no pydantic for a date, no rites for a calendar
+        (["date", "乾隆十七年二月初一"], ["pydantic", "typer._adapters", "yaml", "numpy", "dianli.places"]),
+        (
+            ["calendar", "1752", "--place", "臺灣府"],
+            ["dianli.rites.observances", "dianli.rites.model", "numpy", "skyfield", "icalendar", "yaml"],
+        ),
+    ],
+)
+def test_a_command_with_a_warm_cache_loads_less(args: list[str], not_loaded: list[str]) -> None:
+    script = (
+        "import sys\n"
+        "from dianli.cli.main import main\n"
+        f"sys.argv = ['dianli', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert second.stdout == first.stdout
+    modules = set(second.stderr.split())
+    for name in not_loaded:
+        assert name not in modules, name
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["date", "乾隆十七年二月初一", "--format", "nope"],
+        ["date", "乾隆十七年二月初一", "-f", "JSON"],
+        ["date", "乾隆十七年二月初一", "-f", "json"],
+        ["--width", "5", "date", "乾隆十七年二月初一"],
+        ["--width", "100", "date", "1752-03-16"],
+        ["calendar", "abc"],
+        ["calendar", "1752", "--place", "臺灣府", "--format", "xml"],
+        ["calendar", "1752", "--place", "臺灣府", "-r", "xianshi", "-r", "祀先師", "-f", "json"],
+    ],
+)
+def test_the_lazy_root_converts_values_as_typer_does(args: list[str]) -> None:
+    """The console script's plain conversion (no pydantic for a str, a choice, no value) gives what typer's
+    own gives, bad values included (typer's message)."""
+    lazy = CliRunner().invoke(root_app(cls=LazyGroup), args, env={"COLUMNS": "80"})
+    full = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    assert (lazy.exit_code, lazy.output) == (full.exit_code, full.output)

@@ -17,12 +17,12 @@ Only the years this project needs are read (the module reads the CSV with the st
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from importlib import resources
 
+from dianli import cache as disk_cache
 from dianli.errors import DataError, OutOfRangeError
 
 TABLE_FIRST_YEAR = 1643  # 崇禎十六年 (Ming, 大統曆): kept so that days just before 順治元年 have dates
@@ -53,17 +53,29 @@ def calendar_name(chinese_year: int) -> str:
 
 @cache
 def _rows() -> dict[int, AlmanacRow]:
+    """The decoded rows, kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the package's
+    files (this code) and chinesecalendar-py's version (whose table it decodes)."""
+    entry = disk_cache.installed_key("almanac.rows")
+    return disk_cache.pickled(disk_cache.DERIVED, entry, _read_rows)
+
+
+def _read_rows() -> dict[int, AlmanacRow]:
+    import csv
+
     try:
         text = resources.files(_CSV_PACKAGE).joinpath(_CSV_NAME).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError) as exc:  # pragma: no cover - dependency missing
         raise DataError(f"{_CSV_PACKAGE}/{_CSV_NAME}: cannot read the almanac table ({exc})") from exc
-    reader = csv.reader(text.splitlines())
-    header = next(reader)
+    lines = text.splitlines()
+    header = next(csv.reader(lines[:1]))
     expected = ["year", *[f"M{i:02d}" for i in range(1, 13)], "Mleap", "leap"]
     if header[:15] != expected or len(header) != 39:
         raise DataError(f"{_CSV_NAME}: unexpected header {header[:16]!r}")
+    # the table runs to 2202: only the lines of the years kept are parsed (a line starts with its year)
+    wanted = {str(y) for y in range(TABLE_FIRST_YEAR - 1, TABLE_LAST_YEAR + 2)}
+    kept = [line for line in lines[1:] if line.split(",", 1)[0].strip('"') in wanted]
     rows: dict[int, AlmanacRow] = {}
-    for record in reader:
+    for record in csv.reader(kept):
         year = int(record[0])
         if not TABLE_FIRST_YEAR - 1 <= year <= TABLE_LAST_YEAR + 1:
             continue

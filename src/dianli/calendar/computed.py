@@ -19,7 +19,6 @@ from datetime import date
 from functools import cache
 
 import sxtwl
-from lunar_python import Lunar, LunarYear, Solar
 
 from dianli.calendar.ganzhi import date_of_jdn
 from dianli.calendar.term_names import SIMPLIFIED_TERM_NAMES, SOLAR_TERMS
@@ -82,6 +81,8 @@ def sxtwl_term_ordinals(gregorian_year: int) -> tuple[int, ...]:
 @cache
 def lunar_python_term_instants(gregorian_year: int) -> tuple[float, ...]:
     """UT Julian dates of the 24 solar terms of a Gregorian year, by lunar-python."""
+    from lunar_python import Lunar  # the cross-check's second opinion, loaded when asked
+
     table = Lunar.fromYmd(gregorian_year, 6, 1).getJieQiTable()
     out: list[float] = []
     for key in LUNAR_PYTHON_TERM_KEYS:
@@ -98,6 +99,8 @@ def lunar_python_term_ordinals(gregorian_year: int) -> tuple[int, ...]:
 @cache
 def lunar_python_months(chinese_year: int) -> tuple[ComputedMonth, ...]:
     """Months of a Chinese year by lunar-python."""
+    from lunar_python import LunarYear, Solar  # the cross-check's second opinion, loaded when asked
+
     months: list[ComputedMonth] = []
     for month in LunarYear.fromYear(chinese_year).getMonthsInYear():
         number = int(month.getMonth())

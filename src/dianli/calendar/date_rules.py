@@ -29,7 +29,8 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dianli.calendar.eclipses import EclipseKind, ephemeris_label, local_eclipses
+from dianli import cache as disk_cache
+from dianli.calendar.eclipse_kinds import EclipseKind
 from dianli.calendar.ganzhi import branch_index, day_sexagenary_of_ordinal, stem_index
 from dianli.calendar.lunisolar import ChineseYear, DateSource, LunarMonth, chinese_year, to_chinese
 from dianli.calendar.reigns import REIGNS, Reign, reigning_emperor
@@ -108,7 +109,7 @@ def day_before(rite_day: date, days: int = 1) -> date:
 class _Rule(BaseModel, ABC):
     """A kind of date rule; each kind says how it finds its days in a year."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     # True for a rule whose days differ from place to place (what can be seen there): its days are
     # computed with :meth:`dates_at` and never shared between places.
@@ -308,6 +309,23 @@ class EclipseVisible(_Rule):
         raise DataError("the rule eclipse_visible needs a place: call dates_at(year, overrides, place)")
 
     def dates_at(self, year: int, overrides: Overrides, place: PlaceAt) -> tuple[RuleDate, ...]:
+        # the ephemeris and numpy load only when the days are not in the cache; the key names the rule, the
+        # year, the place's name and coordinates, the package (code and data) and the ephemeris libraries
+        entry = disk_cache.installed_key(
+            "date_rules.eclipse_visible",
+            repr(self),
+            str(year),
+            place.name,
+            repr((place.latitude_deg, place.longitude_deg)),
+            disk_cache.versions(
+                "skyfield", "jplephem", "de405", "numpy", "chinesecalendar-py", "lunar-python"
+            ),
+        )
+        return disk_cache.pickled(disk_cache.DERIVED, entry, lambda: self._compute(year, place))
+
+    def _compute(self, year: int, place: PlaceAt) -> tuple[RuleDate, ...]:
+        from dianli.calendar.eclipses import ephemeris_label, local_eclipses
+
         cy = chinese_year(year)
         first, end = date.fromordinal(cy.first_ordinal), date.fromordinal(cy.end_ordinal)
         out: list[RuleDate] = []
@@ -354,7 +372,7 @@ DateRule = Annotated[
 
 
 class WanshouEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     reign: str
     month: int = Field(ge=1, le=12)
@@ -365,7 +383,7 @@ class WanshouEntry(BaseModel):
 
 
 class WanshouTable(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     emperors: tuple[WanshouEntry, ...]
 

@@ -43,12 +43,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from enum import StrEnum
 from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
+from dianli.calendar.eclipse_kinds import EclipseKind as EclipseKind
+from dianli.calendar.eclipse_kinds import EclipseType as EclipseType
 from dianli.calendar.timekeeping import DoubleHour, double_hour, ke_of_day, local_apparent_time
 from dianli.corpus.sources import source_mention
 from dianli.errors import OutOfRangeError
@@ -114,23 +115,6 @@ ASSUMPTION_PREDICTION = (
 ASSUMPTION_DAY = (
     "the day of the rite is the local date (apparent solar time) on which the visible eclipse begins"
 )
-
-
-class EclipseKind(StrEnum):
-    SOLAR = "solar"
-    LUNAR = "lunar"
-
-    @property
-    def chinese(self) -> str:
-        return "日食" if self is EclipseKind.SOLAR else "月食"
-
-
-class EclipseType(StrEnum):
-    TOTAL = "total"
-    ANNULAR = "annular"
-    HYBRID = "hybrid"
-    PARTIAL = "partial"
-    PENUMBRAL = "penumbral"
 
 
 # --- the ephemeris: DE405 from its PyPI package, read by skyfield ---

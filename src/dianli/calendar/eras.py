@@ -19,10 +19,9 @@ import functools
 import re
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Literal
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
+from dianli import cache
 from dianli.calendar import historical, lunisolar
 from dianli.calendar.reigns import (
     FIRST_CHINESE_YEAR,
@@ -33,72 +32,11 @@ from dianli.calendar.reigns import (
 from dianli.datafile import load_model
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 
+if TYPE_CHECKING:
+    from dianli.calendar.eras_schema import _Dynasty, _ErasFile
+
 ERAS_FILE = "data/eras.yaml"
 _PACKAGE_NUMBER = re.compile(r"([元一二三四五六七八九十百]+)[年載]$")
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class _TableEra(_Strict):
-    name: str = Field(min_length=1)
-    first_year: int
-    last_year: int
-    first_month: int | None = Field(default=None, ge=1, le=12)
-    last_month: int | None = Field(default=None, ge=1, le=12)
-
-
-class _CountedOn(_Strict):
-    era: str = Field(min_length=1)
-    from_year: int
-    note: str = Field(min_length=1)
-
-
-class _Dynasty(_Strict):
-    id: str = Field(pattern=r"^[a-z][a-z-]*$")
-    name: str = Field(min_length=1)
-    note: str = ""
-    eras_from: Literal["chinesecalendar-py", "table"]
-    calendar: Literal["default", "SouthernMing", "Gregorian"]
-    region: str | None = None
-    years: tuple[int, int] | None = None
-    source: str | None = None
-    eras: tuple[str | _TableEra, ...] = ()
-    counted_on: tuple[_CountedOn, ...] = ()
-    """Eras counted on beyond their emperor by another regime: from which year, and the note to show."""
-
-    @model_validator(mode="after")
-    def _complete(self) -> _Dynasty:
-        if self.eras_from == "chinesecalendar-py":
-            if self.region is None or self.years is None or not self.eras:
-                raise ValueError("eras_from chinesecalendar-py needs region, years and the era names (eras)")
-            if not all(isinstance(e, str) for e in self.eras):
-                raise ValueError(
-                    "eras of chinesecalendar-py are names only (their years come from the package)"
-                )
-        if self.eras_from == "table":
-            if self.source is None or not self.eras or not all(isinstance(e, _TableEra) for e in self.eras):
-                raise ValueError("eras_from table needs a source and eras with name, first_year, last_year")
-        return self
-
-
-class _Cite(_Strict):
-    witness: str = Field(min_length=1)
-    quote: str = Field(min_length=1)
-
-
-class _Alias(_Strict):
-    form: str = Field(min_length=1)
-    era: str = Field(min_length=1)
-    dynasty: str
-    assumption: str = Field(min_length=1)
-    cite: _Cite
-
-
-class _ErasFile(_Strict):
-    dynasties: tuple[_Dynasty, ...] = Field(min_length=1)
-    aliases: tuple[_Alias, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +107,38 @@ class EraYear:
         return bool(self.alternatives)
 
 
+@dataclass(frozen=True, slots=True)
+class Alias:
+    """A written form that stands for an era name (in one dynasty), and why (the data's assumption)."""
+
+    form: str
+    era: str
+    dynasty: str
+    assumption: str
+
+
 @functools.cache
-def _data() -> _ErasFile:
+def _aliases() -> tuple[Alias, ...]:
+    return _tables()[0]
+
+
+@functools.cache
+def _tables() -> tuple[tuple[Alias, ...], tuple[Era, ...]]:
+    """The aliases and every era the data name. Reading chinesecalendar-py's label of every year takes a
+    noticeable part of a second, so both are kept in the on-disk cache (:mod:`dianli.cache`), as plain
+    data (no schema to load), under a key naming the package's files (this code and ``data/eras.yaml``
+    among them) and chinesecalendar-py's version."""
+    entry = cache.installed_key("eras.tables", cache.versions("chinesecalendar-py", "pydantic", "PyYAML"))
+    return cache.pickled(cache.DERIVED, entry, lambda: (_read_aliases(), _read_eras()))
+
+
+def _read_aliases() -> tuple[Alias, ...]:
+    return tuple(Alias(a.form, a.era, a.dynasty, a.assumption) for a in _read_data().aliases)
+
+
+def _read_data() -> _ErasFile:
+    from dianli.calendar.eras_schema import _ErasFile
+
     data = load_model("calendar", ERAS_FILE, _ErasFile)
     ids = [d.id for d in data.dynasties]
     for index, alias in enumerate(data.aliases):
@@ -211,11 +179,16 @@ def _package_eras(entry: _Dynasty, dynasty: Dynasty) -> list[Era]:
     ]
 
 
-@functools.cache
 def all_eras() -> tuple[Era, ...]:
     """Every recognised era, dynasty by dynasty in the order of preference, each in time order."""
+    return _tables()[1]
+
+
+def _read_eras() -> tuple[Era, ...]:
+    from dianli.calendar.eras_schema import _TableEra
+
     out: list[Era] = []
-    for rank, entry in enumerate(_data().dynasties):
+    for rank, entry in enumerate(_read_data().dynasties):
         source = {
             "chinesecalendar-py": f"chinesecalendar-py era labels ({entry.region}, {entry.years})",
             "table": entry.source or "",
@@ -258,14 +231,14 @@ def dynasties() -> tuple[Dynasty, ...]:
 def era_forms() -> dict[str, tuple[str, str | None]]:
     """Every written form of an era name → (the era name, the dynasty id it is restricted to, or None)."""
     forms: dict[str, tuple[str, str | None]] = {e.name: (e.name, None) for e in all_eras()}
-    for alias in _data().aliases:
+    for alias in _aliases():
         forms[alias.form] = (alias.era, alias.dynasty)
     return forms
 
 
 def alias_note(form: str) -> str | None:
     """Why a form stands for another era name (the data's assumption), or None for a plain name."""
-    return next((a.assumption for a in _data().aliases if a.form == form), None)
+    return next((a.assumption for a in _aliases() if a.form == form), None)
 
 
 def eras_named(name: str) -> tuple[Era, ...]:

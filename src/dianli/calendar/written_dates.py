@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from dianli import cache
 from dianli.calendar import historical, lunisolar
 from dianli.calendar.eras import Era, all_eras, dynasties, era_forms, month_span
 from dianli.calendar.ganzhi import (
@@ -75,40 +77,76 @@ def _t2s() -> object:
 
 
 @functools.lru_cache(maxsize=65536)
-def _fold_char(char: str) -> str:
+def _convert_char(char: str) -> str:
     converted = str(_t2s().convert(char))  # type: ignore[attr-defined]
     return converted if len(converted) == 1 else char
 
 
+def _fold_with(text: str, fold_char: Callable[[str], str]) -> str:
+    return "".join(fold_char(c) for c in text.translate(_FULLWIDTH_DIGITS))
+
+
 def _fold(text: str) -> str:
-    """One comparison form: simplified script (OpenCC t2s, character by character), ASCII digits."""
-    return "".join(_fold_char(c) for c in text.translate(_FULLWIDTH_DIGITS))
+    """One comparison form: simplified script (OpenCC t2s, character by character), ASCII digits. The
+    characters of the era names and of the date words are folded from the cached table (:func:`_folded_forms`),
+    so that OpenCC loads only for another character."""
+    known = _folded_forms()[2]
+    return _fold_with(text, lambda c: known[c] if c in known else _convert_char(c))
+
+
+_DATE_WORDS = "元年載歲次閏正冬臘月朔望晦日初廿卅維惟大皇，,、。." + _NUM
+"""The characters a written date uses besides its era, dynasty and 干支 (see the pattern below)."""
 
 
 @functools.cache
-def _folded_eras() -> dict[str, str]:
-    """Folded written form of every era name (and alias) → the form as the data write it."""
-    return {_fold(form): form for form in era_forms()}
+def _folded_forms() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The folded era forms and dynasty names (below), and the folded form of every character they and the
+    date words use; kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the package's files
+    and OpenCC's version (both in :func:`cache.installed_key`)."""
+    entry = cache.installed_key("written_dates.folded_forms")
+    return cache.pickled(cache.DERIVED, entry, _fold_forms)
 
 
-@functools.cache
-def _folded_dynasties() -> dict[str, str]:
-    """Folded dynasty name, with the honorific forms 大清, 皇明 …, → the dynasty's name in the data."""
-    out: dict[str, str] = {}
+def _fold_forms() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    eras = {_fold_with(form, _convert_char): form for form in era_forms()}
+    dynasty_names: dict[str, str] = {}
     for dynasty in dynasties():
         for prefix in ("", "大", "皇"):
-            out.setdefault(_fold(prefix + dynasty.name), dynasty.name)
-    return out
+            dynasty_names.setdefault(_fold_with(prefix + dynasty.name, _convert_char), dynasty.name)
+    words = [*era_forms(), *(d.name for d in dynasties()), *STEMS, *BRANCHES, _DATE_WORDS]
+    chars = {c: _convert_char(c) for c in sorted(set("".join(words)))}
+    return eras, dynasty_names, chars
+
+
+def _folded_eras() -> dict[str, str]:
+    """Folded written form of every era name (and alias) → the form as the data write it."""
+    return _folded_forms()[0]
+
+
+def _folded_dynasties() -> dict[str, str]:
+    """Folded dynasty name, with the honorific forms 大清, 皇明 …, → the dynasty's name in the data."""
+    return _folded_forms()[1]
 
 
 def _alternation(forms: list[str]) -> str:
+    if not forms:
+        return "(?!)"  # nothing to match
     return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
 
 
-@functools.cache
-def _pattern() -> re.Pattern[str]:
-    dyn = _alternation(list(_folded_dynasties()))
-    era = _alternation(list(_folded_eras()))
+def _pattern_for(folded: str) -> re.Pattern[str]:
+    """The pattern of a written date, its alternations of dynasty names and era forms cut to those that
+    occur in ``folded`` (a form absent from the text cannot match it: the match is the same, the pattern
+    far smaller to compile)."""
+    return _pattern(
+        tuple(f for f in _folded_dynasties() if f in folded), tuple(f for f in _folded_eras() if f in folded)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _pattern(dynasties: tuple[str, ...], eras: tuple[str, ...]) -> re.Pattern[str]:
+    dyn = _alternation(list(dynasties))
+    era = _alternation(list(eras))
     return re.compile(
         rf"^(?:维|惟)?(?P<dynasty>{dyn})?(?P<era>{era})(?P<number>[{_NUM}元]+)[年载]"
         rf"(?:岁次(?P<year_gz>{_GZ})[，,、]?)?"
@@ -238,7 +276,7 @@ def parse_written_date(text: str) -> WrittenDate:
     """Read a date as a gazetteer writes it (see the module) and convert it, checking every stated 干支."""
     stripped = "".join(text.split()).rstrip("。.")
     folded = _fold(stripped)
-    match = _pattern().match(folded)
+    match = _pattern_for(folded).match(folded)
     if not match:
         raise UnknownValueError("written date", text, ACCEPTED_FORMS, _why_not(folded))
     dynasty = _folded_dynasties()[match.group("dynasty")] if match.group("dynasty") else None

@@ -12,8 +12,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
+from dianli import cache
 from dianli.calendar.eras import all_eras
 from dianli.calendar.ganzhi import year_sexagenary
 from dianli.calendar.lunisolar import DAY_NAMES, ChineseDate
@@ -25,55 +24,47 @@ YEAR_NAMES_FILE = "data/year_names.yaml"
 LAST_NAMED_YEAR = 2200
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True, slots=True)
+class _Period:
+    """A span of years of a region with its calendar (an era name, or None for no Chinese calendar)."""
 
-
-class _Source(_Strict):
-    id: str = Field(min_length=1)
-    title: str = Field(min_length=1)
-    locator: str = Field(min_length=1)
-    note: str = ""
-
-
-class _Cite(_Strict):
-    source: str = Field(min_length=1)
-    quote: str = Field(min_length=1)
-
-
-class _Period(_Strict):
     from_year: int
-    until_year: int | None = None
-    calendar: str | None = None
-    note: str = Field(min_length=1)
-    cite: tuple[_Cite, ...] = Field(min_length=1)
-    assumption: str | None = None
-
-    @model_validator(mode="after")
-    def _ordered(self) -> _Period:
-        if self.until_year is not None and self.until_year < self.from_year:
-            raise ValueError(f"until_year {self.until_year} is before from_year {self.from_year}")
-        return self
+    until_year: int | None
+    calendar: str | None
+    note: str
+    sources: tuple[str, ...]
+    """Each citation as a reader sees it: 「title, locator: quote」."""
+    assumption: str | None
 
     def holds(self, year: int) -> bool:
         return self.from_year <= year <= (self.until_year if self.until_year is not None else year)
 
 
-class _Region(_Strict):
-    id: str = Field(pattern=r"^[a-z][a-z-]*$")
-    name: str = Field(min_length=1)
-    places_ended_by: tuple[str, ...] = ()
-    periods: tuple[_Period, ...] = ()
+@dataclass(frozen=True, slots=True)
+class _Region:
+    id: str
+    name: str
+    places_ended_by: tuple[str, ...]
+    periods: tuple[_Period, ...]
 
 
-class _File(_Strict):
+@dataclass(frozen=True, slots=True)
+class _Data:
     default_region: str
-    sources: tuple[_Source, ...]
-    regions: tuple[_Region, ...] = Field(min_length=1)
+    regions: tuple[_Region, ...]
 
 
 @functools.cache
-def _data() -> _File:
+def _data() -> _Data:
+    """The data, checked; kept in the on-disk cache (:mod:`dianli.cache`) as plain data under a key naming
+    the package's files (``data/year_names.yaml``, ``data/eras.yaml`` and this code among them)."""
+    entry = cache.installed_key("year_names.data", cache.versions("pydantic", "PyYAML", "chinesecalendar-py"))
+    return cache.pickled(cache.DERIVED, entry, _read)
+
+
+def _read() -> _Data:
+    from dianli.calendar.year_names_schema import _File
+
     data = load_model("calendar", YEAR_NAMES_FILE, _File)
     where = f"dianli/calendar/{YEAR_NAMES_FILE}"
     ids = [r.id for r in data.regions]
@@ -94,7 +85,32 @@ def _data() -> _File:
                         f"{where}: regions.{r}.periods.{p}.cite.{c}.source: unknown source "
                         f"{cite.source!r}; accepted: {', '.join(sorted(sources))}"
                     )
-    return data
+    by_id = {s.id: s for s in data.sources}
+    return _Data(
+        data.default_region,
+        tuple(
+            _Region(
+                region.id,
+                region.name,
+                region.places_ended_by,
+                tuple(
+                    _Period(
+                        period.from_year,
+                        period.until_year,
+                        period.calendar,
+                        period.note,
+                        tuple(
+                            f"{by_id[c.source].title}, {by_id[c.source].locator}: 「{c.quote}」"
+                            for c in period.cite
+                        ),
+                        period.assumption,
+                    )
+                    for period in region.periods
+                ),
+            )
+            for region in data.regions
+        ),
+    )
 
 
 def regions() -> tuple[str, ...]:
@@ -165,7 +181,7 @@ def year_name(year: int, region: str | None = None) -> YearName:
     chosen = _region(region if region is not None else default_region())
     ganzhi = str(year_sexagenary(year))
     period = next((p for p in chosen.periods if p.holds(year)), None)
-    sources = _sources(period.cite) if period is not None else ()
+    sources = period.sources if period is not None else ()
     if period is not None and period.calendar is None:
         return YearName(year, ganzhi, None, chosen.id, period.note, sources, period.assumption)
     if period is not None and period.calendar is not None:
@@ -186,11 +202,6 @@ def year_name(year: int, region: str | None = None) -> YearName:
     return YearName(
         year, ganzhi, None, chosen.id, f"no era year: {chosen.name} after the periods of the data"
     )
-
-
-def _sources(cites: tuple[_Cite, ...]) -> tuple[str, ...]:
-    by_id = {s.id: s for s in _data().sources}
-    return tuple(f"{by_id[c.source].title}, {by_id[c.source].locator}: 「{c.quote}」" for c in cites)
 
 
 def chinese_date_label(value: ChineseDate, region: str | None = None) -> str:

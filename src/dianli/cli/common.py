@@ -118,21 +118,23 @@ def wrap(text: str, width: int, indent: int = 2) -> list[str]:
     or inside a run of wide characters, which has none."""
     text = supplied_text(text)  # measured as shown: 〔須〕 for a character the transcription could not encode
     lines: list[str] = []
-    line = ""
+    line, used = "", 0  # the line so far and its display width (kept, not re-measured per word)
     for word in text.split(" "):
-        candidate = f"{line} {word}" if line else word
-        if display_width(candidate) <= width:
-            line = candidate
+        size = display_width(word)
+        if (not line and used + size <= width) or (line and used + 1 + size <= width):
+            line, used = (f"{line} {word}", used + 1 + size) if line else (word, size)
             continue
         if line:
             lines.append(line)
-        line = " " * indent + word
-        while display_width(line) > width:
-            cut = len(line)
-            while cut > indent + 1 and display_width(line[:cut]) > width:
+        line, used = " " * indent + word, indent + size
+        while used > width:
+            cut, shown = len(line), used
+            while cut > indent + 1 and shown > width:
                 cut -= 1
+                shown -= display_width(line[cut])
             lines.append(line[:cut])
             line = " " * indent + line[cut:]
+            used = display_width(line)
     lines.append(line)
     return lines
 
@@ -189,9 +191,11 @@ def show_table(table: Table, out: Console | None = None) -> None:
     target = out or console
     for column in table.columns:  # supplied before the widths are measured (see SuppliedConsole)
         column._cells = [supplied_text(c) if isinstance(c, str) else c for c in column._cells]
-    # the minimum width keeps each column's longest word whole (measured unclamped by the console's width)
-    fits = target.measure(table, options=target.options.update_width(10_000)).minimum <= target.width
-    if target.is_terminal and fits:
+    # the minimum width keeps each column's longest word whole (measured unclamped by the console's width);
+    # piped output is always records, so it is measured only on a terminal
+    if target.is_terminal and (
+        target.measure(table, options=target.options.update_width(10_000)).minimum <= target.width
+    ):
         for column in table.columns:
             column.overflow = "fold"
         target.print(table)

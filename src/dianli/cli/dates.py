@@ -3,7 +3,6 @@ only; the places are loaded when ``--place`` is given (``dianli calendar`` is in
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from enum import StrEnum
 from typing import Annotated
@@ -117,7 +116,9 @@ def _print_namings(namings: tuple[DayNaming, ...], shown: str) -> None:
         calendar = {"SouthernMing": ", Southern Ming calendar", "Gregorian": ", Gregorian calendar"}.get(
             naming.era.dynasty.calendar, ""
         )
-        console.print(f"  also {naming.label} ({naming.era.dynasty.name}{calendar})", markup=False)
+        console.print(
+            f"  also {naming.label} ({naming.era.dynasty.name}{calendar})", markup=False, emoji=False
+        )
 
 
 def _print_written(written: WrittenDate | None) -> None:
@@ -127,24 +128,30 @@ def _print_written(written: WrittenDate | None) -> None:
         f"  read as {written.label} ({written.era.dynasty.name}, {written.era.name} "
         f"{written.era.first_year}–{written.era.last_year})",
         markup=False,
+        emoji=False,
     )
     for note in written.notes:
-        console.print(f"  note: {note}", markup=False)
+        console.print(f"  note: {note}", markup=False, emoji=False)
 
 
 def _print_historical(described: DayDescription, written: WrittenDate | None) -> None:
     first = described.namings[0]
     julian = f"; Julian {described.julian}" if described.julian else ""
-    console.print(f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}", markup=False)
+    console.print(
+        f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}",
+        markup=False,
+        emoji=False,
+    )
     month_gz = f"{described.month_ganzhi}月 " if described.month_ganzhi else ""
     console.print(
-        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})"
+        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})",
+        emoji=False,
     )
     _print_namings(described.namings, first.label)
     _print_written(written)
     calendars = dict.fromkeys(n.era.dynasty.calendar for n in described.namings)
     for calendar in calendars:
-        console.print(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}", markup=False)
+        console.print(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}", markup=False, emoji=False)
 
 
 @run_guarded
@@ -184,6 +191,8 @@ def date_command(
             record["namings"] = [_naming_record(n) for n in namings]
             if reading.written is not None:
                 record["written"] = _written_record(reading.written)
+            import json
+
             console.print_json(json.dumps(record, ensure_ascii=False))
             return
         _print_historical(described, reading.written)
@@ -215,33 +224,45 @@ def date_command(
                 "place": place.id,
                 "time": local.replace(microsecond=0).isoformat(),
             }
+        import json
+
         console.print_json(json.dumps(record, ensure_ascii=False))
         return
     term = info.solar_term
     month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
-    console.print(f"{info.day.isoformat()} ({info.weekday}) = {shown}", markup=False)
-    console.print(f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})")
+    console.print(f"{info.day.isoformat()} ({info.weekday}) = {shown}", markup=False, emoji=False)
+    console.print(
+        f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})",
+        emoji=False,
+    )
     if info.chinese_date.year > QING_LAST_YEAR or name.note:
         where = f" at {place.name}" if place is not None else ""
-        console.print(f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""), markup=False)
+        console.print(
+            f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""),
+            markup=False,
+            emoji=False,
+        )
     _print_namings(namings, info.chinese_date.label)
     _print_written(reading.written)
     if term:
         instant = beijing_apparent_time(term.jd_utc)
         console.print(
             f"  solar term {term.name}; computed instant {instant:%H:%M} Beijing apparent time "
-            f"({double_hour(instant)})"
+            f"({double_hour(instant)})",
+            emoji=False,
         )
         if place is not None:
             local = provincial_time(instant, place.longitude_deg)
             console.print(
                 f"  at {place.name} ({place.longitude_deg:.2f}°E, {provincial_offset_minutes(place.longitude_deg):+.1f} min "
-                f"from Beijing): {local:%H:%M} ({double_hour(local)})"
+                f"from Beijing): {local:%H:%M} ({double_hour(local)})",
+                emoji=False,
             )
     if info.reigning:
-        console.print(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})")
+        console.print(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})", emoji=False)
     console.print(
-        f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})"
+        f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})",
+        emoji=False,
     )
 
 

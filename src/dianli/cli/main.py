@@ -1,10 +1,19 @@
 """The ``dianli`` console script: the root lists every command from :mod:`dianli.cli.commands` and imports a
 command's module only when that command runs, so ``dianli date …`` does not load the music, the dance or
-the rites."""
+the rites.
+
+Typer converts every parameter's value with a pydantic ``TypeAdapter`` built when the value is converted;
+building the first loads pydantic, a good part of a command's start. :func:`lighten` gives the plain
+cases — no value given, a ``str`` given as text, an ``Enum`` given by one of its values — the conversion
+typer's own adapter would make (typer's ``coerce_cli_choice`` for a choice), and hands every other value
+to typer's adapter, built then, so that messages for bad values stay typer's."""
 
 from __future__ import annotations
 
+import functools
 import importlib
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 import typer
@@ -15,11 +24,67 @@ from dianli.cli.commands import COMMANDS
 from dianli.cli.root import root_app
 
 
+@functools.cache
+def _plain_conversion() -> type | None:
+    """:class:`_Plain` on typer's conversion layer (typer's ``_coercion``), or None for a typer without it
+    (its parameters then keep typer's own conversion)."""
+    try:
+        from typer._coercion import RuntimeParam, build_runtime_param
+        from typer._param_types import coerce_cli_choice
+    except ImportError:  # pragma: no cover - another typer
+        return None
+
+    @dataclass(frozen=True)
+    class _Plain(RuntimeParam):
+        """A parameter's conversion that needs no pydantic for the plain cases (see the module's doc)."""
+
+        descriptor: Any = None
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            annotation, info = self.annotation, self.parameter_info
+            if info.parser is None and getattr(info, "click_type", None) is None:
+                if annotation is str and type(value) is str:
+                    return value  # typer's adapter: str(value), validated as str — the same string
+                if isinstance(annotation, type) and issubclass(annotation, Enum):
+                    try:
+                        return coerce_cli_choice(
+                            value, choices=list(annotation), case_sensitive=info.case_sensitive, ctx=ctx
+                        )
+                    except ValueError:
+                        pass  # typer's adapter says why
+            return build_runtime_param(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+    return _Plain
+
+
+def lighten(params: list[Any]) -> None:
+    """Give each parameter not yet converted the plain conversion (see the module's doc)."""
+    plain = _plain_conversion()
+    if plain is None:  # pragma: no cover - another typer
+        return
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is None or getattr(param, "_runtime_param", False) is not None:
+            continue
+        param._runtime_param = plain(
+            parameter_info=descriptor.parameter_info, annotation=descriptor.annotation, descriptor=descriptor
+        )
+
+
 def load_command(name: str) -> Any:
     """The real command ``name``, registered by its module on an application of its own."""
     app = typer.Typer()
     importlib.import_module(f"dianli.cli.{COMMANDS[name].module}").register(app)
-    return typer.main.get_group(app).commands[name]
+    command = typer.main.get_group(app).commands[name]
+    original = command.get_params
+
+    def get_params(ctx: Any) -> list[Any]:
+        params = original(ctx)  # the command's, with its help option (made on first use)
+        lighten(params)
+        return list(params)
+
+    setattr(command, "get_params", get_params)  # noqa: B010 - an instance's method, wrapped
+    return command
 
 
 class LazyCommand(typer.core.TyperCommand):
@@ -40,6 +105,11 @@ class LazyCommand(typer.core.TyperCommand):
 
 class LazyGroup(typer.core.TyperGroup):
     """The root group: every command of the table, each loaded on first use."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # the root's own options (--width …) and its help option
+        lighten(params)
+        return list(params)
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*self.commands, *(name for name in COMMANDS if name not in self.commands)]

@@ -33,7 +33,7 @@ class CitationError(DianliError, LookupError):
 class Citation(BaseModel):
     """What a fact rests on: the witness and the exact words (``section`` narrows the search)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     witness: str
     quote: str

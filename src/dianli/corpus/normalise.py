@@ -192,7 +192,7 @@ class Normalised:
 
 
 class _Variant(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     fold_to: str = Field(min_length=1, max_length=1)
     forms: tuple[str, ...] = Field(min_length=1)
@@ -201,7 +201,7 @@ class _Variant(BaseModel):
 
 
 class _VariantsFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     variants: tuple[_Variant, ...]
 

@@ -25,7 +25,7 @@ from dianli.errors import DataError, UnknownValueError
 class WitnessCite(BaseModel):
     """A quotation: the witness id, the exact words, and optionally the section to look in."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     witness: str = Field(min_length=1)
     quote: str = Field(min_length=1)
@@ -40,7 +40,7 @@ class WitnessCite(BaseModel):
 class Source(BaseModel):
     """Exactly one of ``cite`` (a witness says so) or ``assumption`` (why the value is taken as it is)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cite: WitnessCite | None = None
     assumption: str | None = Field(default=None, min_length=1)
@@ -126,7 +126,7 @@ WEAK_COPIES = frozenset({CopyKind.MIRROR, CopyKind.FORUM})
 class OutsideSource(BaseModel):
     """One outside source of the registry: what the work is, where its text was read, and its grade."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: str = Field(min_length=1)
@@ -183,7 +183,7 @@ class OutsideSource(BaseModel):
 
 
 class _Registry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     sources: tuple[OutsideSource, ...] = Field(min_length=1)
 
@@ -211,7 +211,7 @@ def outside_source(source_id: str) -> OutsideSource:
 class OutsideRef(BaseModel):
     """A quotation of an outside source: its registry id, the exact words, optionally the page's section."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     source: str = Field(min_length=1)
     quote: str = Field(min_length=1)

@@ -36,7 +36,7 @@ GAP = "〔缺〕"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class SuppliedChar(_Strict):
@@ -49,7 +49,7 @@ class SuppliedChar(_Strict):
     cite: Citation | None = None
     gap: str | None = None
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     @model_validator(mode="after")
     def _sourced(self) -> SuppliedChar:

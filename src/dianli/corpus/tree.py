@@ -32,7 +32,7 @@ class SectionDef:
 
 
 class _SectionEntry(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     id: str
     title: str
@@ -41,7 +41,7 @@ class _SectionEntry(BaseModel):
 
 
 class _SectionsFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     sections: tuple[_SectionEntry, ...]
 

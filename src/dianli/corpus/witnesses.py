@@ -31,6 +31,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from dianli import cache
 from dianli.corpus.normalise import VARIANTS_FILE, Normalised, normalise, variant_cites
 from dianli.corpus.sources import Source, WitnessCite
 from dianli.corpus.tree import SECTIONS_FILE, section_defs
@@ -58,7 +59,7 @@ _PLACE_ID = r"^[a-z0-9][a-z0-9-]*$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Compiled(Source):
@@ -379,7 +380,13 @@ def witness_info(witness_id: str) -> WitnessInfo:
 
 @functools.cache
 def load_witness(witness_id: str) -> Witness:
-    """Load and normalise one witness by id (cached: the texts never change at run time)."""
+    """Load and normalise one witness by id (cached in the process, and on disk under a key naming every file
+    of the package and of the extra witness folders: :func:`dianli.cache.installed_key`)."""
+    entry = cache.installed_key("corpus.load_witness", witness_id, cache.versions("opencc"))
+    return cache.pickled(cache.DERIVED, entry, lambda: _load_witness(witness_id))
+
+
+def _load_witness(witness_id: str) -> Witness:
     info = witness_info(witness_id)
     parts: list[str] = []
     fragments: list[Fragment] = []

@@ -31,7 +31,7 @@ _STRICT = ConfigDict(extra="forbid")
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 # --- the draw operations (vocabulary.yaml) ---------------------------------------------------------

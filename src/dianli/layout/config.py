@@ -15,7 +15,7 @@ MarkKind = Literal["tablet", "food", "victim", "silk", "cup", "burner", "person"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class MarkRule(_Model):

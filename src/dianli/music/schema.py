@@ -48,7 +48,7 @@ PATTERN_GROUP_SEPARATOR = "、"
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 def _one_or_more(value: object) -> object:

@@ -70,7 +70,7 @@ PREFECTURE_LEVELS: frozenset[PlaceLevel] = frozenset(
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Quote(_Strict):

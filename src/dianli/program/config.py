@@ -14,7 +14,7 @@ _FILE = "data/program.yaml"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Seasons(_Model):

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Passage(_Frozen):

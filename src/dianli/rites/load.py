@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from dianli import cache
 from dianli.datafile import read_yaml
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.check import check_rites
@@ -107,8 +108,12 @@ def read_all() -> dict[str, Rite]:
 
 @functools.cache
 def all_rites() -> dict[str, Rite]:
-    """Every rite by id (read once per process)."""
-    return read_all()
+    """Every rite by id, validated and cross-checked (read once per process). The result is kept in the
+    on-disk cache under a key naming every file of the package and of the extra witness folders (the rite
+    files, the witnesses, places and vocabulary they are checked against, the code that reads them) and the
+    versions of the libraries that validate them: a later run reads it back instead of validating again."""
+    entry = cache.installed_key("rites.all_rites", cache.versions("pydantic", "pydantic-core", "PyYAML"))
+    return cache.pickled(cache.DERIVED, entry, read_all)
 
 
 def rite_file_of(rite_id: str) -> str:

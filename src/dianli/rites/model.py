@@ -41,7 +41,7 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Element(_Strict):
@@ -456,7 +456,7 @@ class Include(Element):
     with_: dict[str, str] = Field(default_factory=dict, alias="with")
     overrides: tuple[Override, ...] = ()
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 def _item_kind(value: Any) -> str:
@@ -487,7 +487,7 @@ class Part(Element):
     """Engine outputs shown with this part, by name (``spring_ox``: the year's ox and god, for the rite's
     place and year); the program resolves the names, the model knows none of them."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class OccasionLink(Element):

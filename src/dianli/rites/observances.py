@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date, timedelta
 
 from dianli.calendar.date_rules import Default, Open, Overrides, RuleDate
-from dianli.calendar.lunisolar import ChineseDate, DateSource, to_chinese
+from dianli.calendar.lunisolar import DateSource, to_chinese
 from dianli.corpus.cite import Citation
 from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
 from dianli.places.governs import governing_witness
 from dianli.places.places import Place, PlaceAt, get_place, place_at, qing_rule_end
 from dianli.rites.load import all_rites
 from dianli.rites.model import DateRule, Rite
+from dianli.rites.occurrence import Occurrence as Occurrence
 from dianli.rites.practice import Practice, PracticeObservance, source_text
 from dianli.rites.readings import rites_for
 from dianli.rites.resolve import (
     FIRST_YEAR,
-    LAST_YEAR,
     QING_LAST_YEAR,
     Standing,
     check_witness,
@@ -35,32 +35,7 @@ from dianli.rites.resolve import (
     scope_for,
     standing,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Occurrence:
-    """One dated (or undatable) entry of a place's ritual calendar."""
-
-    observance_id: str
-    rite: str
-    name: str
-    day: date | None
-    chinese_date: ChineseDate | None
-    source: DateSource | None
-    cite: Citation
-    part: str | None = None  # None for the rite itself, else the related id (zhaijie, shengsheng …)
-    time_label: str | None = None
-    notes: tuple[str, ...] = field(default=())
-    assumption: str | None = None
-    open_reason: str | None = None
-    rule_text: str | None = None
-    """The witness's words for this observance's day (春祭清明日), when the data gives them."""
-    practice: str | None = None
-    """The id of the practice profile that gave the day, if one did."""
-
-    @property
-    def weekday(self) -> str | None:
-        return self.day.strftime("%A") if self.day else None
+from dianli.rites.years import CALENDAR_LAST_YEAR as CALENDAR_LAST_YEAR
 
 
 def _citation_for(rule: DateRule, witness: str) -> Citation:
@@ -136,10 +111,6 @@ def rules_in_force(rite_id: str, place: PlaceAt, year: int, witness: str) -> tup
         return ()
     return kept_in_scope(rules, scope)
 
-
-CALENDAR_LAST_YEAR = LAST_YEAR
-"""The calendar's last year: the one range of ``rites show``, ``program`` and ``calendar`` (see
-:data:`dianli.rites.resolve.LAST_YEAR`); past the dynasty the days are computed or a practice's."""
 
 _RULE_DATES: dict[tuple[str, str, int, tuple[float, float] | None], tuple[RuleDate, ...]] = {}
 _CALENDARS: dict[tuple[tuple[int, ...], str, int, bool], tuple[Occurrence, ...]] = {}

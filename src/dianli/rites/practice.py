@@ -33,7 +33,7 @@ PRACTICE_PACKAGE = "dianli.rites.data.practice"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class GregorianDay(_Strict):

@@ -40,7 +40,7 @@ SUPPLIED = re.compile(r"〔[^〔〕]*〕")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class SeasonRule(_Model):

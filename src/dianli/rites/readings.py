@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from dianli import cache
 from dianli.corpus.cite import Citation
 from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest, reading_files
 from dianli.datafile import load_model_path, read_yaml
@@ -38,7 +39,7 @@ CITE_KEYS = frozenset({"cite", "cites"})
 class AlignedCite(BaseModel):
     """One clause of the witness that states a modelled element (an agreeing citation)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     element: str
     witness: str
@@ -50,7 +51,7 @@ class AlignedCite(BaseModel):
 class AlignmentFile(BaseModel):
     """``alignment.yaml``: the witness, the witnesses of the model it was aligned to, the *same* clauses."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     witness: str
     model: tuple[str, ...]
@@ -59,13 +60,24 @@ class AlignmentFile(BaseModel):
 
 @functools.cache
 def aligned_citations(witness: str) -> dict[str, tuple[Citation, ...]]:
-    """element path → the witness's agreeing citations of it, from its folder's ``alignment.yaml``."""
+    """element path → the witness's agreeing citations of it, from its folder's ``alignment.yaml``.
+
+    Validating every citation of an alignment takes a while, so the result is kept in the on-disk cache
+    under a key naming the witness and every file of the package and of the extra witness folders (the
+    alignment, the witness ids its citations are checked against, this code): :mod:`dianli.cache`."""
     info = next((i for i in manifest() if i.id == witness), None)
     if info is None:
         raise UnknownValueError("witness", witness, [i.id for i in manifest()])
     path = info.folder / ALIGNMENT_FILE
     if not path.is_file():
         return {}
+    entry = cache.installed_key(
+        "readings.aligned_citations", witness, str(path), cache.versions("pydantic", "PyYAML")
+    )
+    return cache.pickled(cache.DERIVED, entry, lambda: _read_alignment(witness, path))
+
+
+def _read_alignment(witness: str, path: Path) -> dict[str, tuple[Citation, ...]]:
     data = load_model_path(path, AlignmentFile)
     wrong = next((c for c in data.same if c.witness != witness), None)
     if data.witness != witness or wrong is not None:
@@ -210,9 +222,16 @@ def witnesses_with_rite(rite_id: str) -> tuple[str, ...]:
     base = all_rites()
     if rite_id not in base:
         raise UnknownValueError("rite", rite_id, sorted(base))
-    cited = {c.witness for e in walk_elements(base[rite_id]) for c in e.citations}
-    cited.update(w for e in walk_elements(base[rite_id]) for w in e.witnesses)
+    cited: set[str] = set()
+    for element in walk_elements(base[rite_id]):
+        cited.update(c.witness for c in element.citations)
+        cited.update(element.witnesses)
     order = [info.id for info in manifest()]
     cited.update(w for w in order if rite_id in own_readings(w))
-    cited.update(w for w in order if any(_rite_of(p) == rite_id for p in aligned_citations(w)))
+    cited.update(w for w in order if rite_id in _aligned_rites(w))
     return tuple(w for w in order if w in cited)
+
+
+@functools.cache
+def _aligned_rites(witness: str) -> frozenset[str]:
+    return frozenset(_rite_of(p) for p in aligned_citations(witness))

@@ -49,15 +49,10 @@ from dianli.rites.practice import (
 )
 from dianli.rites.readings import reading_chain, rites_for, translation_family, witnesses_with_rite
 from dianli.rites.vocabulary import place_levels
+from dianli.rites.years import FIRST_YEAR as FIRST_YEAR
+from dianli.rites.years import LAST_YEAR as LAST_YEAR
+from dianli.rites.years import QING_LAST_YEAR as QING_LAST_YEAR
 
-FIRST_YEAR = 1644
-"""The first year of ``rites show``, ``program`` and ``calendar`` (the Qing's first, 順治元年)."""
-QING_LAST_YEAR = 1911
-"""The last year of the Qing (宣統三年): up to it a rite is resolved for the place as it stood that year."""
-LAST_YEAR = 2100
-"""The last year of ``rites show``, ``program`` and ``calendar``, in the CLI and on the web: the one range
-of the three commands is FIRST_YEAR..LAST_YEAR. After QING_LAST_YEAR a year means the rite as the text
-prescribes it for the unit as it stood in its last Qing year, its day computed (see :func:`standing`)."""
 T = TypeVar("T", bound=Element)
 
 

@@ -13,7 +13,7 @@ from dianli.datafile import load_model
 class Posture(BaseModel):
     """A posture a step may name: the kneelings and kowtows it means, and a gloss."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     kneel: int
@@ -24,7 +24,7 @@ class Posture(BaseModel):
 class PlaceLevelName(BaseModel):
     """A level of place as the witnesses name it (府, 縣 …) and the levels of dianli.places it means."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     levels: tuple[str, ...] = Field(min_length=1)
@@ -35,7 +35,7 @@ class Act(BaseModel):
     (``replaces_act``), and no step left in its reach may still perform it. A step performs the act when
     it is tagged with its name or one of its ``words`` stands in a text field."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str
     gloss: str
@@ -45,7 +45,7 @@ class Act(BaseModel):
 class VocabularyFile(BaseModel):
     """``data/vocabulary.yaml``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     postures: tuple[Posture, ...]
     place_levels: tuple[PlaceLevelName, ...]
