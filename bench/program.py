@@ -1,160 +1,193 @@
-"""Benchmark: the booklet of 祀先師 at 臺灣府 in 1752 with its audio, against two baselines in the same run.
+"""Benchmark: ``dianli program 祀先師 --place 臺灣府 --year 1752`` as a user runs it, each run a fresh process.
 
-- baseline: the same booklet without audio (``dianli program … --no-audio``);
-- old path: each movement synthesised at 44.1 kHz, written to a WAV file, read back, resampled to the
-  booklet's rate and encoded (Ogg Opus, by the soundfile wheel's libsndfile), two movements at a time —
-  the path before ``render_movement_samples``, kept here so it can be measured;
-- new path: ``render_all_audio`` — each movement synthesised directly at the booklet's rate and encoded in
-  memory (by the system's libopus where installed) — with every cache cleared first (as in a fresh
-  process), then again warm (what the web app sees).
+Issue 14's targets on this machine: without audio < 1 s, with audio < 3 s, peak memory < 200 MB (the
+rendered audio cached on disk between runs); a print edition of sensible length; the progress bar moving
+from the start. Every figure is printed as an absolute value, as a ratio to its target and as a ratio to
+the baseline measured in the same run: the same booklet with the cache switched off
+(``DIANLI_CACHE_DIR=off``: everything read, assembled and rendered, as before the cache).
 
-Wall time and process CPU time are both printed (the machine may be shared: CPU time is the steadier
-figure), with per-stage times of one movement, and every figure as a ratio to the baseline.
+Runs, each in a new process with its own empty cache folder unless said:
+- baseline: no audio, cache off (the same work as before the cache: 6–7 s here when issue 14 was filed);
+- no audio, cold (empty cache) then warm (the same cache);
+- with audio, cold (every movement synthesised), then "audio warm" (the booklet's cache entry removed, as
+  after a change to the rites: assembled and rendered again, the music read from the cache), then warm.
+Warm runs are made three times, the median (by wall time) shown.
+Each run's wall time, CPU time (user + system: the steadier figure on a shared machine) and peak
+resident memory (``ru_maxrss`` of that process) are measured. Then the printed length: each
+``--appendix`` edition printed to A4 PDF by chromium, its pages counted. And the progress bar: a run
+under a pseudo-terminal, the time until the bar first appears.
+
+If the package's files change while the benchmark runs (another edit), the cached runs would miss: the
+benchmark says so rather than report a false figure.
 """
 
 from __future__ import annotations
 
-import io
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-import numpy.typing as npt
-import soundfile as sf
+from dianli.program.fingerprint import inputs_fingerprint
 
-from dianli.api import (
-    Program,
-    assemble_program,
-    encode_samples,
-    render_all_audio,
-    render_booklet,
-    timeline,
-)
-from dianli.music import render as music_render
-from dianli.music import synth
-from dianli.music.opus import opus_available
-from dianli.program import audio as program_audio
-from dianli.program.config import config
-
-RITE, PLACE, YEAR = "祀先師", "臺灣府", 1752
-OLD_RATE_HZ = 44_100
-STAGE_MOVEMENT = "chuxian"
+ARGS = ["program", "祀先師", "--place", "臺灣府", "--year", "1752"]
+TARGET_NO_AUDIO_S = 1.0
+TARGET_AUDIO_S = 3.0
+TARGET_PEAK_MB = 200.0
+CHROMIUM = "/usr/bin/chromium"
 
 
 @dataclass(frozen=True)
-class Clock:
+class Run:
+    name: str
     wall_s: float
     cpu_s: float
+    peak_mb: float
+    path: Path
 
 
-def clocked(fn: Callable[[], object]) -> Clock:
-    wall, cpu = time.perf_counter(), time.process_time()
-    fn()
-    return Clock(time.perf_counter() - wall, time.process_time() - cpu)
+def run(name: str, extra: list[str], cache_dir: str, out: Path, repeat: int = 1) -> Run:
+    """One ``dianli program`` process: wall and CPU time and peak memory, from its own rusage; with
+    ``repeat`` (a warm run, the same each time), the run of median wall time of that many."""
+    if repeat > 1:
+        made = sorted((run(name, extra, cache_dir, out) for _ in range(repeat)), key=lambda r: r.wall_s)
+        return made[len(made) // 2]
+    env = {**os.environ, "DIANLI_CACHE_DIR": cache_dir}
+    command = [sys.executable, "-m", "dianli", *ARGS, "--out", str(out), *extra]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    stdout = child.stdout.read().decode() if child.stdout else ""
+    stderr = child.stderr.read().decode() if child.stderr else ""
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{name}: exit {child.returncode}\n{stdout}\n{stderr}")
+    return Run(name, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, Path(stdout.strip()))
 
 
-def clear_caches() -> None:
-    synth._sound.cache_clear()
-    music_render._samples_cache.clear()
-    program_audio._by_request.clear()
-    program_audio._by_sound.clear()
+def first_progress_s(cache_dir: str, out: Path) -> float | None:
+    """Seconds until the progress bar first shows, with stderr a terminal (no audio, cache off)."""
+    env = {**os.environ, "DIANLI_CACHE_DIR": cache_dir, "COLUMNS": "100", "TERM": "xterm"}
+    master, slave = pty.openpty()
+    command = [sys.executable, "-m", "dianli", *ARGS, "--out", str(out), "--no-audio"]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    found: float | None = None
+    while child.poll() is None or select.select([master], [], [], 0)[0]:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if found is None and b"%" in seen:
+            found = time.perf_counter() - start
+    child.wait()
+    os.close(master)
+    return found
 
 
-def old_resample(samples: npt.NDArray[np.float64], rate_hz: int, target_hz: int) -> npt.NDArray[np.float32]:
-    """The old path's resampler: a two-tap low-pass, then linear interpolation."""
-    smoothed = np.convolve(samples, np.array([0.5, 0.5]), mode="same")
-    positions = np.arange(int(len(samples) * target_hz / rate_hz)) * (rate_hz / target_hz)
-    out: npt.NDArray[np.float32] = np.interp(positions, np.arange(len(samples)), smoothed).astype(np.float32)
-    return out
+def pdf_pages(html: Path, work: Path) -> int | None:
+    """A4 pages of ``html`` printed by chromium (``--print-to-pdf``), or None without chromium."""
+    if not os.path.exists(CHROMIUM):
+        return None
+    pdf = work / f"{html.stem}.pdf"
+    subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+         f"--print-to-pdf={pdf}", html.as_uri()],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    counts = re.findall(rb"/Type\s*/Pages\b[^>]*?/Count (\d+)", pdf.read_bytes())
+    return max(int(c) for c in counts) if counts else None
 
 
-def old_movement(movement_id: str, stages: dict[str, float] | None = None) -> bytes:
-    """One movement by the old path: 44.1 kHz → WAV file → read back → resample → encode (libsndfile)."""
-    rule = config().audio
-    marks = [time.process_time()]
-    samples = synth.render(timeline(movement_id), rate=OLD_RATE_HZ)
-    marks.append(time.process_time())
-    with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "movement.wav"
-        synth.write_audio(samples, wav)
-        back, rate_hz = sf.read(wav, dtype="float64")
-    marks.append(time.process_time())
-    reduced = old_resample(back, int(rate_hz), rule.rate_hz)
-    marks.append(time.process_time())
-    buffer = io.BytesIO()
-    sf.write(buffer, reduced, rule.rate_hz, format=rule.format, subtype=rule.subtype)
-    data = buffer.getvalue()
-    marks.append(time.process_time())
-    if stages is not None:
-        names = ("synthesis", "WAV write + read", "resample", "encode")
-        stages.update({n: b - a for n, a, b in zip(names, marks, marks[1:], strict=False)})
-    return data
-
-
-def new_movement_stages(movement_id: str) -> dict[str, float]:
-    rule = config().audio
-    marks = [time.process_time()]
-    samples = music_render.render_movement_samples(movement_id, rule.rate_hz)
-    marks.append(time.process_time())
-    encode_samples(samples, rule.rate_hz, rule.format, rule.subtype)
-    marks.append(time.process_time())
-    return {"synthesis": marks[1] - marks[0], "encode": marks[2] - marks[1]}
-
-
-def booklet(program: Program, audio: bool, old: bool = False) -> str:
-    movements = [c.movement for c in program.music]
-    if not audio:
-        return render_booklet(program, audio={})
-    if old:
-        with ThreadPoolExecutor(max_workers=program_audio.AUDIO_WORKERS) as pool:
-            encoded = dict(zip(movements, pool.map(old_movement, movements), strict=True))
-        found = {m: program_audio.MovementAudio(m, config().audio.mime, data) for m, data in encoded.items()}
-        return render_booklet(program, audio=found)
-    return render_booklet(program, audio=render_all_audio(movements))
+def unchanged(runs: Callable[[], list[Run]], attempts: int = 3) -> list[Run]:
+    """The runs, made again (up to ``attempts`` times) if the package's files changed while they ran: a
+    concurrent edit gives the warm run another key, and its figure would be a cold one."""
+    for _ in range(attempts):
+        before = inputs_fingerprint()
+        made = runs()
+        if inputs_fingerprint() == before:
+            return made
+    print(f"WARNING: the package's files kept changing during {made[0].name!r} …: figures may be cold ones")
+    return made
 
 
 def main() -> None:
-    program = assemble_program(RITE, PLACE, YEAR)
-    movements = [c.movement for c in program.music]
-    assemble = clocked(lambda: assemble_program(RITE, PLACE, YEAR))
-    print(f"{RITE} at {PLACE} {YEAR}: {len(movements)} movements ({', '.join(movements)})")
-    print(f"assemble (warm) {assemble.wall_s:.2f} s")
+    before = inputs_fingerprint()
+    work = Path(tempfile.mkdtemp(prefix="dianli-bench-program-"))
+    try:
+        audio_cache = str(work / "cache-audio")
+        plain_cache = str(work / "cache-plain")
 
-    runs: dict[str, Clock] = {}
-    runs["baseline: booklet without audio"] = clocked(lambda: booklet(program, audio=False))
-    clear_caches()
-    runs["old path: 44.1 kHz WAV file, read, resample, encode"] = clocked(
-        lambda: booklet(program, audio=True, old=True)
-    )
-    clear_caches()
-    runs["new path: samples at the booklet's rate, encoded in memory"] = clocked(
-        lambda: booklet(program, audio=True)
-    )
-    runs["new path, warm (in-process cache, as the web app)"] = clocked(lambda: booklet(program, audio=True))
+        def plain() -> list[Run]:
+            shutil.rmtree(plain_cache, ignore_errors=True)
+            return [
+                run("no audio, cold cache", ["--no-audio"], plain_cache, work / "plain"),
+                run("no audio, warm cache", ["--no-audio"], plain_cache, work / "plain", repeat=3),
+            ]
 
-    base = runs["baseline: booklet without audio"]
-    old = runs["old path: 44.1 kHz WAV file, read, resample, encode"]
-    print(f"\n{'run':60s} {'wall s':>8s} {'cpu s':>8s} {'×base':>7s} {'vs old':>7s}")
-    for name, c in runs.items():
+        def with_audio() -> list[Run]:
+            shutil.rmtree(audio_cache, ignore_errors=True)
+            cold = run("with audio, cold cache (synthesised)", [], audio_cache, work / "audio")
+            shutil.rmtree(Path(audio_cache) / "program")  # the booklet made again, its music from the cache
+            again = run("with audio, audio cached (rites changed)", [], audio_cache, work / "audio")
+            return [cold, again, run("with audio, warm cache", [], audio_cache, work / "audio", repeat=3)]
+
+        runs = [run("baseline: no audio, cache off", ["--no-audio"], "off", work / "base")]
+        runs += unchanged(plain)
+        runs += unchanged(with_audio)
+        bar_s = first_progress_s("off", work / "bar")
+        editions = {}
+        for appendix in ("full", "compact", "none"):
+            made = run(f"no audio, --appendix {appendix}", ["--no-audio", "--appendix", appendix], plain_cache,
+                       work / appendix)  # fmt: skip
+            editions[appendix] = (made.path, pdf_pages(made.path, work))
+        changed = inputs_fingerprint() != before
+
+        base = runs[0]
+        print(f"dianli {' '.join(ARGS)}  (each run a new process; {os.cpu_count()} CPUs)")
+        print(f"targets: no audio < {TARGET_NO_AUDIO_S:g} s, with audio < {TARGET_AUDIO_S:g} s, "
+              f"peak < {TARGET_PEAK_MB:g} MB; baseline = {base.name}\n")  # fmt: skip
+        header = f"{'run':42s} {'wall s':>7s} {'cpu s':>6s} {'peak MB':>8s} {'wall/target':>11s} "
+        print(header + f"{'peak/target':>11s} {'wall/base':>9s} {'MB/base':>7s}")
+        for r in runs:
+            target = TARGET_NO_AUDIO_S if "no audio" in r.name else TARGET_AUDIO_S
+            print(
+                f"{r.name:42s} {r.wall_s:7.2f} {r.cpu_s:6.2f} {r.peak_mb:8.0f} {r.wall_s / target:11.2f} "
+                f"{r.peak_mb / TARGET_PEAK_MB:11.2f} {r.wall_s / base.wall_s:9.2f} {r.peak_mb / base.peak_mb:7.2f}"
+            )
+        sizes = {r.name: r.path.stat().st_size for r in runs}
         print(
-            f"{name:60s} {c.wall_s:8.2f} {c.cpu_s:8.2f} {c.wall_s / base.wall_s:7.1f} "
-            f"{old.wall_s / c.wall_s:6.1f}×"
+            f"\nfile: {sizes[runs[2].name] / 1e6:.1f} MB without audio, {sizes[runs[-1].name] / 1e6:.1f} MB with"
         )
-
-    clear_caches()
-    old_stages: dict[str, float] = {}
-    old_movement(STAGE_MOVEMENT, old_stages)
-    clear_caches()
-    new_stages = new_movement_stages(STAGE_MOVEMENT)
-    print(f"\nOgg Opus through the system's libopus: {'yes' if opus_available() else 'no (libsndfile)'}")
-    print(f"\nCPU seconds per stage, one movement ({STAGE_MOVEMENT}, cold caches):")
-    for name in ("synthesis", "WAV write + read", "resample", "encode"):
-        print(f"  {name:18s} old {old_stages.get(name, 0.0):6.2f}   new {new_stages.get(name, 0.0):6.2f}")
-    print(f"  {'total':18s} old {sum(old_stages.values()):6.2f}   new {sum(new_stages.values()):6.2f}")
+        if bar_s is not None:
+            print(f"progress bar first shown after {bar_s:.2f} s (stderr a terminal, cache off)")
+        print("\nprinted (A4, chromium):")
+        for appendix, (path, pages) in editions.items():
+            shown = f"{pages} pages" if pages is not None else "chromium not installed"
+            print(f"  --appendix {appendix:8s} {shown:>10s}   {path.stat().st_size / 1e6:.1f} MB")
+        if changed:
+            print(
+                "\n(the package's files changed during the benchmark; each cached sequence was timed unchanged)"
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,50 +1,172 @@
-"""``dianli program RITE --place P --year Y``: one ceremony as a self-contained HTML booklet (or JSON)."""
+"""``dianli program RITE --place P --year Y``: one ceremony as a self-contained HTML booklet (or JSON).
+
+What it writes is kept in the on-disk cache (:mod:`dianli.cache`, kind ``program``) under a key of the
+arguments and of everything else the output depends on (:func:`dianli.program.fingerprint.
+inputs_fingerprint`: every file of the package and of the extra witness folders, the installed libraries,
+the Python version; with audio, the system libopus too). A second run with the same inputs copies the
+cached file without loading the rites — it imports nothing heavy until it knows the cache has missed.
+The movements' audio has a cache of its own (:mod:`dianli.program.audio`), so a booklet whose rites
+changed still reuses the music.
+"""
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-from dianli.api import (
-    RITE_FIRST_YEAR,
-    RITE_LAST_YEAR,
-    ProgramAudio,
-    UnknownValueError,
-    assemble_program,
-    booklet_name,
-    program_json,
-    render_all_audio,
-    render_booklet,
-)
-from dianli.cli.common import err_console, run_guarded, write_file, writing_to
+from dianli import cache
+from dianli.api import UnknownValueError
+from dianli.api import program_inputs_fingerprint as inputs_fingerprint
+from dianli.cli.common import err_console, run_guarded, supplied_text, write_file, writing_to
+from dianli.rites.years import FIRST_YEAR, LAST_YEAR
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 FORMATS = ("html", "json")
+APPENDICES = ("full", "compact", "none")
+"""The witness passages at the end of the booklet: quoted in context, quoted alone in columns, or left
+out (see :func:`dianli.program.html.render_booklet`)."""
+CACHE_KIND = "program"
+CACHE_MAX_BYTES = 256 * 1024 * 1024
+"""Booklets kept on disk: past this, the least recently written go (a booklet with audio is about 9 MB;
+every edit of the package makes new keys, so a working copy would otherwise fill the disk)."""
+KEY_VERSION = "program-output/1"
+_NAME_END = b"\n"
 
 
-def _audio(movements: list[str]) -> dict[str, ProgramAudio]:
-    with Progress(
-        TextColumn("rendering music"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task("audio", total=len(movements))
+def output_key(args: tuple[str, ...], audio: bool) -> str:
+    """The cache key of one output: the arguments and everything the output is made from."""
+    parts: list[str | bytes] = [KEY_VERSION, inputs_fingerprint(), *args]
+    if audio:
+        from dianli.api import opus_library_version  # the system library encodes the embedded audio
 
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        parts.append(opus_library_version())
+    return cache.key(*parts)
 
-        return dict(render_all_audio(movements, advance))
+
+def prune(kind: str = CACHE_KIND, max_bytes: int = CACHE_MAX_BYTES) -> None:
+    """Remove the oldest entries of ``kind`` until the rest fit in ``max_bytes`` (errors ignored: another
+    run may be pruning too)."""
+    base = cache.root()
+    if base is None:
+        return
+    entries = []
+    for path in (base / kind).glob("*/*"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= max_bytes:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
+
+
+def rite_years() -> tuple[int, int]:
+    """The rites' range of years, from the light module that holds it (no rites loaded)."""
+    return FIRST_YEAR, LAST_YEAR
+
+
+def whole_year(text: str) -> int:
+    """The ``--year`` given as a whole number, else typer's usage error (exit 2). Read here rather than by
+    typer, whose conversion of an ``int`` option loads pydantic: a cached run needs none of it."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a valid integer.", param_hint="'--year'") from None
+
+
+def open_hint(path: Path) -> str:
+    """How to open the file written: in a web browser, which also prints it."""
+    opener = {"darwin": "open", "win32": "start"}.get(sys.platform, "xdg-open")
+    return f"open it in a web browser: {opener} {path}  (or {path.as_uri()}); print it from the browser"
+
+
+class Stages:
+    """The progress bar (on stderr, when it is a terminal): it moves at once and through every stage."""
+
+    STEPS = 5
+    """Checking the cache, loading the code, assembling, writing, done: and one step per movement."""
+
+    def __init__(self, bar: Progress | None) -> None:
+        self.bar = bar
+        self.total = self.STEPS
+        self.task: TaskID | None = bar.add_task("checking the cache", total=self.total) if bar else None
+
+    def at(self, done: int, description: str, movements: int | None = None) -> None:
+        """Step ``done`` of the stages (``movements``, once known, adds a step for each)."""
+        if movements is not None:
+            self.total = self.STEPS + movements
+        if self.bar is not None and self.task is not None:
+            self.bar.update(self.task, description=description, completed=done, total=self.total)
+
+    def finish(self, description: str) -> None:
+        self.at(self.total, description)
+
+
+@contextmanager
+def stages() -> Iterator[Stages]:
+    if not err_console.is_terminal:
+        yield Stages(None)
+        return
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        yield Stages(bar)
+
+
+def make_output(
+    rite: str,
+    place: str,
+    year: int,
+    season: str | None,
+    witness: str | None,
+    practice: str | None,
+    fmt: str,
+    audio: bool,
+    appendix: str,
+    progress: Stages,
+) -> tuple[str, bytes]:
+    """The file name and the bytes (UTF-8) of the booklet (or JSON), made from the rites."""
+    progress.at(1, "loading the program")
+    from dianli.api import assemble_program, booklet_chunks, booklet_name, program_json, render_all_audio
+
+    progress.at(2, "assembling the ceremony")
+    prog = assemble_program(rite, place, year, season=season, witness=witness, practice=practice)
+    if fmt == "json":
+        progress.at(3, "writing")
+        return booklet_name(prog, "json"), supplied_text(program_json(prog)).encode("utf-8")
+    movements = list(dict.fromkeys(c.movement for c in prog.music)) if audio else []
+    progress.at(3, "rendering the music" if movements else "writing the booklet", len(movements))
+
+    def advance(done: int, total: int) -> None:
+        progress.at(3 + done, f"rendering the music ({done}/{total})")
+
+    found = render_all_audio(movements, advance, workers=1, lean=True) if movements else {}
+    progress.at(3 + len(movements), "writing the booklet")
+    out = io.BytesIO()  # written piece by piece: the text with its audio is never held whole
+    for chunk in booklet_chunks(prog, audio=found, appendix=appendix):
+        out.write(supplied_text(chunk).encode("utf-8"))
+    return booklet_name(prog, "html"), out.getvalue()
 
 
 @run_guarded
 def program(
     rite: str = typer.Argument(..., help="rite id or name, e.g. 祀先師 or xianshi"),
     place: str = typer.Option(..., "--place", help="place name or id, e.g. 臺灣府"),
-    year: int = typer.Option(..., "--year", help=f"year ({RITE_FIRST_YEAR}–{RITE_LAST_YEAR})"),
+    year: str = typer.Option(..., "--year", metavar="INTEGER", help="year ({}–{})".format(*rite_years())),
     season: str | None = typer.Option(None, "--season", help="spring, summer, autumn or winter"),
     witness: str | None = typer.Option(None, "--witness", help="read another witness than the place's own"),
     practice: str | None = typer.Option(
@@ -55,22 +177,42 @@ def program(
     out: str = typer.Option(".", "--out", help="directory to write the booklet into"),
     fmt: str = typer.Option("html", "--format", help="html or json"),
     no_audio: bool = typer.Option(False, "--no-audio", help="leave the music out (small, fast)"),
+    appendix: str = typer.Option(
+        "full",
+        "--appendix",
+        help="witness passages: full (in context), compact (quotes only, in columns), none",
+    ),
 ) -> None:
-    """Write the booklet of one ceremony and print its path."""
+    """Write the booklet of one ceremony and print its absolute path (cached: a second run is instant)."""
+    number = whole_year(year)
     if fmt not in FORMATS:
         raise UnknownValueError("format", fmt, FORMATS)
-    prog = assemble_program(rite, place, year, season=season, witness=witness, practice=practice)
-    folder = Path(out)
-    with writing_to(folder):
-        folder.mkdir(parents=True, exist_ok=True)
-    if fmt == "json":
-        path = folder / booklet_name(prog, "json")
-        write_file(path, program_json(prog))
-    else:
-        audio = {} if no_audio else _audio([c.movement for c in prog.music])
-        path = folder / booklet_name(prog, "html")
-        write_file(path, render_booklet(prog, audio=audio))
+    if appendix not in APPENDICES:
+        raise UnknownValueError("appendix", appendix, APPENDICES)
+    folder = Path(out).expanduser().absolute()
+    audio = fmt == "html" and not no_audio
+    args = (rite, place, str(number), season or "", witness or "", practice or "", fmt, appendix, str(audio))
+    with stages() as progress:
+        key = output_key(args, audio)
+        cached = cache.read(CACHE_KIND, key, f".{fmt}")
+        if cached is not None and _NAME_END in cached:
+            raw_name, data = cached.split(_NAME_END, 1)
+            name = raw_name.decode("utf-8")
+            progress.at(3, "copying the cached booklet")
+        else:
+            name, data = make_output(
+                rite, place, number, season, witness, practice, fmt, audio, appendix, progress
+            )
+            cache.write(CACHE_KIND, key, name.encode("utf-8") + _NAME_END + data, f".{fmt}")
+            prune()
+        with writing_to(folder):
+            folder.mkdir(parents=True, exist_ok=True)
+        path = folder / os.path.basename(name)
+        write_file(path, data)
+        progress.finish("done")
     typer.echo(str(path))
+    if err_console.is_terminal:
+        err_console.print(open_hint(path), markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

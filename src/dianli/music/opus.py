@@ -17,6 +17,7 @@ import ctypes.util
 import functools
 import struct
 import zlib
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -110,8 +111,11 @@ def _segments(packet: bytes) -> int:
     return len(packet) // 255 + 1
 
 
-def _encode_packets(samples: npt.NDArray[np.float32], rate: int) -> tuple[list[bytes], int]:
-    """The 20 ms Opus packets of the samples and the encoder's lookahead (in input samples)."""
+def _encode_packets(
+    blocks: Iterable[npt.NDArray[np.floating[Any]]], total: int, rate: int
+) -> tuple[list[bytes], int]:
+    """The 20 ms Opus packets of ``total`` samples given block by block, and the encoder's lookahead (in
+    input samples). The samples are cut into frames as they come: only a block and a frame are held."""
     lib = _libopus()
     error = ctypes.c_int()
     encoder = lib.opus_encoder_create(rate, 1, _APPLICATION_AUDIO, ctypes.byref(error))
@@ -123,17 +127,29 @@ def _encode_packets(samples: npt.NDArray[np.float32], rate: int) -> tuple[list[b
         lookahead = ctypes.c_int32()
         lib.opus_encoder_ctl(ctypes.c_void_p(encoder), _GET_LOOKAHEAD, ctypes.byref(lookahead))
         frame = round(rate * FRAME_S)
-        needed = samples.size + lookahead.value
-        padded = np.zeros(-(-needed // frame) * frame, dtype=np.float32)
-        padded[: samples.size] = samples
+        frames = -(-(total + lookahead.value) // frame)  # the samples and the lookahead, padded with zeros
         out = ctypes.create_string_buffer(MAX_PACKET_BYTES)
         packets: list[bytes] = []
-        base = padded.ctypes.data
-        for start in range(0, padded.size, frame):
-            n = lib.opus_encode_float(encoder, base + 4 * start, frame, out, MAX_PACKET_BYTES)
-            if n < 0:
-                raise OpusUnavailableError(f"opus_encode_float failed with error {n}")
-            packets.append(out.raw[:n])
+
+        def encode(chunk: npt.NDArray[np.float32]) -> None:
+            base = chunk.ctypes.data
+            for start in range(0, chunk.size, frame):
+                n = lib.opus_encode_float(encoder, base + 4 * start, frame, out, MAX_PACKET_BYTES)
+                if n < 0:
+                    raise OpusUnavailableError(f"opus_encode_float failed with error {n}")
+                packets.append(out.raw[:n])
+
+        carry = np.zeros(0, dtype=np.float32)
+        for block in blocks:
+            data = np.ascontiguousarray(block, dtype=np.float32)
+            if carry.size:
+                data = np.concatenate([carry, data])
+            whole = data.size // frame * frame
+            encode(data[:whole])
+            carry = data[whole:].copy()
+        tail = np.zeros((frames - len(packets)) * frame, dtype=np.float32)
+        tail[: carry.size] = carry
+        encode(tail)
         return packets, lookahead.value
     finally:
         lib.opus_encoder_destroy(encoder)
@@ -141,16 +157,21 @@ def _encode_packets(samples: npt.NDArray[np.float32], rate: int) -> tuple[list[b
 
 def encode_ogg_opus(samples: npt.NDArray[np.floating[Any]], rate: int) -> bytes:
     """Mono samples as an Ogg Opus file (bytes); ``rate`` one of :data:`OPUS_RATES_HZ`."""
+    return encode_ogg_opus_blocks([samples], samples.size, rate)
+
+
+def encode_ogg_opus_blocks(blocks: Iterable[npt.NDArray[np.floating[Any]]], total: int, rate: int) -> bytes:
+    """Mono samples given block by block (``total`` of them in all) as an Ogg Opus file: the same bytes as
+    :func:`encode_ogg_opus` of the blocks joined, without joining them."""
     if rate not in OPUS_RATES_HZ:
         raise ValueError(f"Opus takes {OPUS_RATES_HZ} Hz, not {rate}")
-    mono = np.ascontiguousarray(samples, dtype=np.float32)
-    packets, lookahead = _encode_packets(mono, rate)
+    packets, lookahead = _encode_packets(blocks, total, rate)
     scale = GRANULE_RATE_HZ // rate
     pre_skip = lookahead * scale
     head = struct.pack("<8sBBHIhB", b"OpusHead", 1, 1, pre_skip, rate, 0, 0)
     tags = struct.pack("<8sI", b"OpusTags", len(VENDOR)) + VENDOR + struct.pack("<I", 0)
     pages = [_page([head], 0, 0, _BEGIN_OF_STREAM), _page([tags], 0, 1, 0)]
-    end_granule = pre_skip + mono.size * scale
+    end_granule = pre_skip + total * scale
     frame_granule = round(rate * FRAME_S) * scale
     batch: list[bytes] = []
     used = 0

@@ -1,32 +1,53 @@
 """Each movement's music, synthesised at the booklet's rate and encoded in memory to embed or serve.
 
-The music API renders the movement's samples directly at the rate of ``data/program.yaml`` (no file,
-no resampling); this module encodes them (Ogg Opus) and keeps the bytes per movement, rate, tuning and
+Each movement is mixed directly at the rate of ``data/program.yaml`` (no file, no resampling) block by
+block, as :mod:`dianli.music.stream` mixes the suite, then normalised and encoded (Ogg Opus) a block at a
+time, so a movement never sits in memory whole; the bytes are kept per movement, rate, tuning and
 timing, so a server renders and encodes each movement once. Encoding is most of the cost (libopus at
-its highest complexity, which libsndfile does not let us lower), so movements whose samples are the
-same are encoded once.
+its highest complexity, which libsndfile does not let us lower), so movements whose sound is the same
+are encoded once.
+
+The encoded bytes are also kept on disk (:mod:`dianli.cache`, kind ``audio``) between runs, under a key
+of everything they are made from (:func:`audio_key`): what the synthesiser reads of the movement's
+computed timeline, the tuning, the rate and encoding, the code and data of the music package, and the
+versions of dianli, numpy, soundfile, libsndfile and libopus. A second run of ``dianli program`` reads
+the audio instead of synthesising it; a changed input is another key, so an entry is never stale.
 """
 
 from __future__ import annotations
 
-import hashlib
+import ctypes
+import functools
+import tempfile
 from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
-from dianli.music.cues import Timing, default_timing
+import numpy as np
+import soundfile as sf
+
+from dianli import cache
+from dianli.music import synth
+from dianli.music.cues import Timeline, Timing, default_timing, timeline
 from dianli.music.memo import BoundedCache
+from dianli.music.opus import OPUS_RATES_HZ, encode_ogg_opus_blocks, opus_available
 from dianli.music.pitch import Tuning, default_tuning
-from dianli.music.render import render_movement_samples
 from dianli.music.score import check_score_witness, movement_info
+from dianli.music.stream import BLOCK_S, _blocks, _mix_blocks, _read
 from dianli.music.synth import encode_samples
-from dianli.program.config import config
+from dianli.program.config import AudioRule, config
+from dianli.program.fingerprint import libopus_version, tree_digest
 
 Progress = Callable[[int, int], None]
 AUDIO_WORKERS = 2
 """Movements rendered at once (synthesis is numpy and encoding libsndfile, which release the GIL)."""
 ENCODED_CACHE_BYTES = 64 * 1024 * 1024
 """Encoded movements kept per process (the whole suite in Opus is about 6 MB)."""
+CACHE_KIND = "audio"
+"""The folder of the on-disk cache holding encoded movements."""
+KEY_VERSION = "program-audio/1"
+"""Changed when the key's layout changes."""
 
 
 @dataclass(frozen=True)
@@ -44,21 +65,81 @@ def _timing_key(timing: Timing) -> Hashable:
     return (timing.character_s, timing.stroke_s, tuple(sorted(timing.named_s.items())))
 
 
+def sound_of(tl: Timeline) -> str:
+    """What the synthesiser reads of a timeline (:func:`dianli.music.synth.render`): its length and, for
+    each event, when, how long, what kind, which instrument, which pitch and how loud."""
+    return repr(
+        (
+            tl.duration_s,
+            tuple((e.time_s, e.duration_s, e.kind, e.instrument, e.lu, e.velocity) for e in tl.events),
+        )
+    )
+
+
+@functools.cache
+def music_code() -> bytes:
+    """A digest of every file of the music package: the synthesiser, the encoder, instruments, pitch."""
+    return tree_digest([Path(synth.__file__).parent])
+
+
+def audio_key(tl: Timeline, tuning: Tuning, rule: AudioRule) -> str:
+    """The on-disk cache key of a timeline's encoded audio: everything the bytes depend on."""
+    return cache.key(
+        KEY_VERSION,
+        sound_of(tl),
+        repr(tuning),
+        repr((rule.rate_hz, rule.format, rule.subtype)),
+        music_code(),
+        cache.version("dianli"),
+        f"numpy {np.__version__}",
+        f"soundfile {sf.__version__} libsndfile {sf.__libsndfile_version__}",
+        libopus_version(),
+    )
+
+
+def _render_and_encode(tl: Timeline, tuning: Tuning, rule: AudioRule) -> bytes:
+    """Synthesise and encode in blocks (:mod:`dianli.music.stream`'s mix, normalised as
+    :func:`dianli.music.synth.render` normalises): a few seconds of samples in memory, not the movement."""
+    rate = rule.rate_hz
+    block = max(1, int(BLOCK_S * rate))
+    with tempfile.TemporaryFile() as store:
+        peak = _mix_blocks(tl, tuning, rate, store, None)
+        scale = np.float32(synth.PEAK / peak if peak > 0 else 1.0)
+        spans = _blocks(store, block)
+        total = sum(count for _, count in spans)
+        blocks = (_read(store, at, count) * scale for at, count in spans)
+        if (rule.format.upper(), rule.subtype.upper()) == ("OGG", "OPUS") and rate in OPUS_RATES_HZ:
+            if opus_available():
+                return encode_ogg_opus_blocks(blocks, total, rate)
+        joined = np.concatenate(list(blocks)) if spans else np.zeros(0, dtype=np.float32)
+        return encode_samples(joined, rate, rule.format, rule.subtype)
+
+
+def _encoded(tl: Timeline, tuning: Tuning, rule: AudioRule) -> bytes:
+    """The encoded audio from the on-disk cache, or made and stored there."""
+    key = audio_key(tl, tuning, rule)
+    found = cache.read(CACHE_KIND, key, ".opus")
+    if found is not None:
+        return found
+    data = _render_and_encode(tl, tuning, rule)
+    cache.write(CACHE_KIND, key, data, ".opus")
+    return data
+
+
 def _encode(movement_id: str, timing: Timing, tuning: Tuning, witness: str | None = None) -> bytes:
     rule = config().audio
-    samples = render_movement_samples(movement_id, rule.rate_hz, timing, tuning, witness)
-    digest = hashlib.blake2b(samples.tobytes(), digest_size=16).digest()
+    tl = timeline(movement_id, timing, witness)
     return _by_sound.get(
-        (digest, rule.rate_hz, rule.format, rule.subtype),
-        lambda: encode_samples(samples, rule.rate_hz, rule.format, rule.subtype),
+        (sound_of(tl), tuning, rule.rate_hz, rule.format, rule.subtype),
+        lambda: _encoded(tl, tuning, rule),
     )
 
 
 def movement_audio(
     movement_id: str, timing: Timing | None = None, tuning: Tuning | None = None, witness: str | None = None
 ) -> MovementAudio:
-    """One movement's audio, encoded as ``data/program.yaml`` says (cached per process), with the notes
-    of the score witness (None: the default)."""
+    """One movement's audio, encoded as ``data/program.yaml`` says (cached per process and on disk), with
+    the notes of the score witness (None: the default)."""
     rule = config().audio
     mid = movement_info(movement_id).id
     timing = timing or default_timing()
@@ -69,12 +150,37 @@ def movement_audio(
     return MovementAudio(mid, rule.mime, data)
 
 
-def render_all(movement_ids: Iterable[str], progress: Progress | None = None) -> dict[str, MovementAudio]:
-    """The audio of several movements, rendered in parallel; ``progress(done, total)`` after each."""
+def release_memory() -> None:
+    """Give the memory freed so far back to the system (glibc's ``malloc_trim``; elsewhere nothing): the
+    synthesiser's many mid-sized arrays otherwise stay in the process's heap after they are freed."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
+def render_all(
+    movement_ids: Iterable[str],
+    progress: Progress | None = None,
+    workers: int = AUDIO_WORKERS,
+    lean: bool = False,
+) -> dict[str, MovementAudio]:
+    """The audio of several movements, ``workers`` at a time; ``progress(done, total)`` after each.
+    ``lean`` (a one-shot run): the synthesiser's cache of sounds is emptied after each movement, so
+    memory holds one movement's sounds at most."""
     wanted = list(dict.fromkeys(movement_ids))
     done: dict[str, MovementAudio] = {}
-    with ThreadPoolExecutor(max_workers=AUDIO_WORKERS) as pool:
-        for name, audio in zip(wanted, pool.map(movement_audio, wanted), strict=True):
+
+    def one(name: str) -> MovementAudio:
+        found = movement_audio(name)
+        if lean:
+            synth._sound.cache_clear()
+            release_memory()
+        return found
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for name, audio in zip(wanted, pool.map(one, wanted), strict=True):
             done[name] = audio
             if progress is not None:
                 progress(len(done), len(wanted))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -13,6 +14,7 @@ CONTEXT_CHARS = 40
 """Reading-text characters shown either side of a quoted passage."""
 
 
+@functools.lru_cache(maxsize=256)
 def _title(witness: str) -> str:
     try:
         return load_witness(witness).info.short_title

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dianli import __version__
 from dianli.api import (
+    BOOKLET_APPENDICES,
     RITE_FIRST_YEAR,
     RITE_LAST_YEAR,
     DanceAudio,
@@ -118,8 +119,11 @@ async def program(
     year: int = YearQ,
     season: str | None = None,
     witness: str | None = None,
+    appendix: str = "full",
 ) -> Response:
-    page = pages.booklet_html(rite, _place(place), _year(year), _season(season), witness or None)
+    if appendix not in BOOKLET_APPENDICES:
+        raise UnknownValueError("appendix", appendix, BOOKLET_APPENDICES)
+    page = pages.booklet_html(rite, _place(place), _year(year), _season(season), witness or None, appendix)
     return HTMLResponse(page, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"})
 
 
