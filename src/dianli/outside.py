@@ -26,7 +26,7 @@ from urllib.parse import unquote
 
 from dianli.corpus.sources import OUTSIDE_SOURCES_FILE, OutsideRef, OutsideSource, outside_sources
 from dianli.errors import UnknownValueError
-from dianli.places.places import all_places, period_quotes, place_sources, qing_rule_ends
+from dianli.places.places import all_places, period_quotes, place_at, place_sources, qing_rule_ends
 from dianli.spring_ox.profiles import (
     PROFILE_FILES,
     Attribute,
@@ -80,6 +80,11 @@ class SourceUses:
 
 
 # --- cited uses ------------------------------------------------------------------------------
+
+
+def _place_name(place_id: str | None, year: int) -> str:
+    """A parent unit as a reader names it: its name in ``year`` (the id is for the data)."""
+    return "none" if place_id is None else place_at(place_id, year).name
 
 
 def _rule_file(rule_set: str) -> str:
@@ -152,8 +157,9 @@ def _place_uses() -> list[Use]:
                 out.append(
                     Use(
                         q.source,
-                        f"the parent of {period.name} ({period.from_year}–{period.until_year}): {period.parent}",
-                        f"{where}: {place.id}",
+                        f"the parent of {period.name} ({period.from_year}–{period.until_year}): "
+                        f"{_place_name(period.parent, period.from_year)}",
+                        f"{where}: {period.name}",
                         q.quote,
                         f"places.{place.id}.parent",
                     )

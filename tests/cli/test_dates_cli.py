@@ -66,11 +66,11 @@ def test_calendar_taiwan_1752(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     for fragment in (
         "乾隆十七年二月初五",
-        "xianshi",
+        "祀先師禮",  # rites and witnesses by name, never by id (#14)
         "almanac table",
         "assumption",
-        "taiwan-fuzhi-9",
-        "wanshouting",
+        "臺灣府志",
+        "詣萬壽亭慶賀萬壽聖節、正旦、冬至禮",
     ):
         assert fragment in result.output
     events = Calendar.from_ical(ics.read_bytes()).walk("VEVENT")

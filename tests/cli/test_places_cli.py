@@ -22,7 +22,7 @@ runner = CliRunner()
     ("args", "expected"),
     [
         (["places", "--year", "1890"], ["臺南府", "hvd_32026", "taiwan-fu-1887", "hvd_32029", "光緒十六年"]),
-        (["places", "--year", "1752"], ["諸羅縣", "hvd_40355", "淡水廳", "hvd_40359", "fujian-tongzhi-14"]),
+        (["places", "--year", "1752"], ["諸羅縣", "hvd_40355", "淡水廳", "hvd_40359", "福建通志"]),
         (["places", "--year", "1896"], ["閩縣", "Qing rule ended in 1895", "馬關條約"]),
         (["places"], ["1684–1886", "臺灣府→臺南府", "hvd_40356", "95 units, 120 periods", "GPL-3.0"]),
     ],

@@ -27,8 +27,8 @@ def _width(line: str) -> int:
         (
             ["timeline", "--place", "諸羅縣"],
             [
-                "諸羅縣 (zhuluo)",
-                "zhuluo-xianzhi-4 (諸羅縣志) 1684–1746",
+                "諸羅縣: the dates",  # names, not ids (#14)
+                "諸羅縣志 1684–1746",
                 "1715",
                 "康熙五十四年",
                 "知县周锺瑄",
@@ -104,7 +104,7 @@ def test_bad_input_names_what_is_accepted(args: list[str], needle: str) -> None:
             [
                 "22 dated events",
                 "7 of them with the era carried over from an earlier date",
-                "1704             清 〔康熙〕四十三年 · 諸羅縣志 · xianshi",
+                "1704             清 〔康熙〕四十三年 · 諸羅縣志 · 祀先師",  # the section by its heading (#14)
                 "「四十三年，县治归诸罗山。」",
                 "note: era carried over from 康熙二十五年: the text writes only 四十三年",
                 "是年〔康熙四十八年〕",

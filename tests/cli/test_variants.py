@@ -12,6 +12,7 @@ from xml.etree import ElementTree as etree
 import pytest
 from typer.testing import CliRunner
 
+from dianli.api import witness_label
 from dianli.cli import app
 
 runner = CliRunner()
@@ -31,7 +32,7 @@ def _width(line: str) -> int:
                 "xianshi:wangyi-call",
                 "樂奉咸平之章",
                 "樂奏咸平之章",
-                "taiwan-fuzhi-9「唱：『樂奉咸平之章』，有樂無舞」",
+                "臺灣府志「唱：『樂奉咸平之章』，有樂無舞」",  # witnesses by short title (#14)
             ],
         ),
         (
@@ -40,14 +41,14 @@ def _width(line: str) -> int:
                 "1 rule read differently",
                 "光照公",
                 "光昭公",
-                "taiwan-fuzhi-9",
-                "fujian-tongzhi-14",
+                "臺灣府志",
+                "福建通志",
                 "in force",
             ],
         ),
         (
             ["variants", "--rule", "qidao:qidao-troops"],
-            ["鎮標暨城守及三營將士", "督撫標暨城守率八營將士", "臺灣府 · taiwan-fuzhi-9", "stated by"],
+            ["鎮標暨城守及三營將士", "督撫標暨城守率八營將士", "臺灣府 · 臺灣府志", "stated by"],
         ),
     ],
 )
@@ -65,7 +66,8 @@ def test_text_fits_80_columns(args: list[str], expected: list[str]) -> None:
             assert "".join(reading["value"].split()) in flat
             for witness in reading["witnesses"]:
                 cite = next((c for c in reading["citations"] if c["witness"] == witness), None)
-                assert cite is None or "".join(f"{witness}「{cite['quote']}」".split()) in flat
+                named = witness_label(witness)  # the text names the witness by its short title (#14)
+                assert cite is None or "".join(f"{named}「{cite['quote']}」".split()) in flat
 
 
 def test_json_and_csv() -> None:

@@ -3,6 +3,8 @@ inherited from its reading chain and marked so — never a crash."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dianli.api import (
@@ -83,12 +85,17 @@ def test_stated_elements_are_not_marked() -> None:
 
 
 def test_text_output_says_not_stated() -> None:
+    from dianli.corpus.labels import witness_label
     from dianli.rites.render import source_label
 
     r = resolve_rite("xianshi", "臺灣府", 1752, witness="tingzhou-fuzhi")
     step = next(n.step for n in r.steps if inherited_from(n.step, r.witness))
     source = inherited_from(step, r.witness)
-    assert source_label(step, r.witness).startswith(f"not stated in tingzhou-fuzhi; from {source}")
+    assert source is not None
+    # named by short titles for a reader, never by ids (#14)
+    assert source_label(step, r.witness).startswith(
+        f"not stated in {witness_label(r.witness)}; from {witness_label(source)}"
+    )
 
 
 def test_a_witness_without_the_rite_is_a_clear_error() -> None:
@@ -131,3 +138,26 @@ def test_apply_reading_errors_name_file_and_field(patch: dict[str, object], mess
     with pytest.raises(DataError) as err:
         apply_reading(all_rites()["litan"], patch, "readings/litan.yaml")
     assert "readings/litan.yaml" in str(err.value) and message in str(err.value)
+
+
+@pytest.mark.usefixtures("stable_package")
+@pytest.mark.parametrize("witness", ["taiwan-xianzhi-6", "tingzhou-fuzhi-11", "gemalan-tingzhi-3"])
+def test_a_cached_alignment_gives_the_citations_a_cold_read_gives(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, witness: str
+) -> None:
+    from dianli import cache
+    from dianli.rites import readings
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    readings.aligned_citations.cache_clear()
+    try:
+        cold = readings.aligned_citations(witness)
+        cache.flush()
+        assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
+        readings.aligned_citations.cache_clear()
+        warm = readings.aligned_citations(witness)
+        assert warm is not cold
+        assert warm == cold and cold
+        assert all(c.witness == witness for cites in warm.values() for c in cites)
+    finally:
+        readings.aligned_citations.cache_clear()

@@ -22,6 +22,8 @@ from dianli.spring_ox.variation import rule_set_comparison
 runner = CliRunner()
 STATUTE = "gemalan-tingzhi-3"
 MANUAL = "xieji-bianfang-12"
+STATUTE_NAME = "噶瑪蘭廳志"
+"""How a reader sees the statute's witness: by its short title, never its id."""
 BEYOND_THE_STATUTE = {"ox.halter", "ox.treadle", "god.whip_knot"}
 MANUAL_TEXT = Path(__file__).parent / "fixtures" / "xieji_bianfang_12_chunniujing.txt"
 
@@ -132,7 +134,7 @@ def test_2017_almanac_text_cites_the_huidian_for_every_attribute_it_covers() -> 
     covered = [b for b in blocks if "basis: the 會典 rule" in b]
     manual = [b for b in blocks if "basis: the 欽天監's rule, 欽定協紀辨方書 卷十二 春牛經" in b]
     assert (len(covered), len(manual)) == (24, 3)
-    assert all(f"{STATUTE} 「" in b for b in covered)
+    assert all(f"{STATUTE_NAME} 「" in b for b in covered)
     assert all("outside source: 欽定協紀辨方書 卷十二 公規一 春牛經: 「" in b for b in covered + manual)
     assert (
         "      outside source: 欽定協紀辨方書 卷十二 公規一 春牛經: 「牛籠頭拘繩視立春日支干」\n"
@@ -221,17 +223,18 @@ def test_the_rule_sets_side_by_side(
 def test_the_side_by_side_names_who_says_what_and_on_what() -> None:
     text = spring_ox_text(spring_ox(2017, rule="almanac"))
     section = text.split("The rules side by side, where they differ")[1]
-    assert f"  {STATUTE} = statute: the 會典 rule, as 噶瑪蘭廳志 卷三 土牛芒神式 quotes it" in section
+    assert f"  {STATUTE_NAME} = statute: the 會典 rule, as 噶瑪蘭廳志 卷三 土牛芒神式 quotes it" in section
     expected = (
-        "長 height of the god (god.height) 三尺六寸五分 (象三百六十五日) "
-        f"← statute: {STATUTE} · almanac: almanac [{STATUTE}; {MANUAL} (primary); almanac-2021-bg3 (web-summary)] "
+        "長 height of the god 三尺六寸五分 (象三百六十五日) "
+        f"← statute: {STATUTE_NAME} · almanac: almanac [{STATUTE_NAME}; 欽定協紀辨方書 (primary); "
+        "金牛年轉運 農民曆春牛圖藏玄機 (the 2021 almanac's 春牛圖 explained) (web-summary)] "
         "三尺六寸 (按一年三百六十日) "
-        "← gazetteer: gazetteer [taiwan-fuzhi-9], chongxiu-fengshan-xianzhi-5, miaoli-xianzhi-10"
+        "← gazetteer: gazetteer [臺灣府志], 重修鳳山縣志, 苗栗縣志"
     )
     assert expected in " ".join(section.split())
     halter = (
-        "colour overcoming day.stem ← almanac: almanac [xieji-bianfang-12 (primary); "
-        "almanac-forum-youyue (web-summary)]"
+        "colour overcoming day.stem ← almanac: almanac [欽定協紀辨方書 (primary); "
+        "芒神春牛图 (造春牛法) (web-summary)]"
     )
     assert halter in " ".join(section.split())
     holders = [line for line in section.splitlines() if line.lstrip().startswith("←")]

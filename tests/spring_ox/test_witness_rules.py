@@ -12,6 +12,7 @@ import pytest
 
 from dianli.api import spring_ox, spring_ox_json, spring_ox_rule_choice, spring_ox_rule_ids, spring_ox_text
 from dianli.corpus.cite import resolve
+from dianli.corpus.labels import witness_label
 from dianli.errors import UnknownValueError
 from dianli.places.places import get_place
 from dianli.spring_ox.lichun import FACT_KEYS, Scenario, lichun
@@ -65,7 +66,7 @@ def test_the_place_chooses_its_governing_witness_rule(
     result = spring_ox(year, place=place)
     assert result.profile.id == rule and result.choice == choice
     text = spring_ox_text(result)
-    assert f"rule set chosen for the place and year: {rule} — {governing} governs" in text
+    assert f"rule set chosen for the place and year: {rule} — {witness_label(governing)} governs" in text
     assert spring_ox_json(result)["rule_choice"]["governing_witness"] == governing
 
 
@@ -261,10 +262,10 @@ def test_a_good_spring_ox_yaml_outside_the_package_is_a_rule_set(tmp_path: Path)
         (
             "year=1852&place=gamalan",
             200,
-            ["rule set for the place and year: <b>gemalan-tingzhi-3</b>", "三尺六寸五分"],
+            ["rule set for the place and year: <b>噶瑪蘭廳志</b>", "三尺六寸五分"],
         ),
         ("year=1852&place=gamalan&rule=almanac", 200, ["<b>almanac</b> rule set"]),
-        ("year=1764&rule=chongxiu-fengshan-xianzhi-5", 200, ["<b>chongxiu-fengshan-xianzhi-5</b> rule set"]),
+        ("year=1764&rule=chongxiu-fengshan-xianzhi-5", 200, ["<b>重修鳳山縣志</b> rule set"]),
         ("year=1852&rule=nonsense", 400, ["gemalan-tingzhi-3"]),
     ],
 )

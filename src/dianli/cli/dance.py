@@ -24,7 +24,10 @@ from dianli.api import (
     dance_poses_json,
     dance_timing,
     dance_witnesses,
+    movement_label,
+    name_ids,
     parse_dance,
+    witness_label,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, write_file, write_text_output
 
@@ -39,10 +42,10 @@ def _asymmetries_text() -> str:
         lines.append("  none")
     for asym in found:
         mov = dance_movement(asym.movement)
-        lines.append(f"{mov.names[0]} {mov.names[1]} #{asym.index}: {asym.verdict}")
+        lines.append(f"{mov.names[0]} {mov.names[1]} #{asym.index}: {name_ids(asym.verdict)}")
         for r in asym.readings:
             mark = "mirrors" if r.mirrors else "BREAKS the mirror"
-            lines.append(f"  {r.witness} {r.char}: {mark}")
+            lines.append(f"  {witness_label(r.witness)} {r.char}: {mark}")
             lines.append(f"    東班: {r.east}")
             lines.append(f"    西班: {r.west}")
             for d in r.differences:
@@ -53,7 +56,8 @@ def _asymmetries_text() -> str:
     lines.append("Readings emended before parsing (each one shown wherever the character appears):")
     for em in dance_emendations():
         lines.append(
-            f"  {em.witness} {em.movement} {em.char}: {em.reading} read as {em.read_as}  ({em.assumption})"
+            f"  {witness_label(em.witness)} {movement_label(em.movement)} {em.char}: {em.reading} read as {em.read_as}"
+            f"  ({name_ids(em.assumption)})"
         )
     return "\n".join(lines)
 

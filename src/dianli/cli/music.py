@@ -27,10 +27,12 @@ from dianli.api import (
     instrument,
     movement_info,
     music_findings,
+    name_ids,
     render_movement,
     render_suite,
     score_witness,
     score_witnesses,
+    witness_label,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, wrap, write_text_output, writing_to
 
@@ -48,7 +50,9 @@ def apparatus_text(entries: tuple[MovementApparatus, ...]) -> str:
     """The apparatus for a terminal: per movement a count line, then each variant with its two quotes."""
     lines: list[str] = []
     for a in entries:
-        lines.append(f"{a.info.name} {a.info.tune} ({a.info.id}): {a.witness} against {a.base}")
+        lines.append(
+            f"{a.info.name} {a.info.tune}: {witness_label(a.witness)} against {witness_label(a.base)}"
+        )
         if a.info.same_as:
             lines.append(f"  the music of {movement_info(a.info.same_as).name}, collated there")
             continue
@@ -60,12 +64,12 @@ def apparatus_text(entries: tuple[MovementApparatus, ...]) -> str:
         for v in a.variants:
             what = "、".join(KIND_LABELS[k] for k in v.kinds)
             lines.append(
-                f"  {v.phrase}.{v.position} {what}: {v.base.display}({v.base.note}) {v.base.witness}"
-                f" | {v.other.display}({v.other.note}) {v.other.witness}"
+                f"  {v.phrase}.{v.position} {what}: {v.base.display}({v.base.note}) {witness_label(v.base.witness)}"
+                f" | {v.other.display}({v.other.note}) {witness_label(v.other.witness)}"
             )
             lines.append(f"      「{v.base.cite.quote}」 「{v.other.cite.quote}」")
             if v.remark:
-                lines += ["      " + line for line in wrap(v.remark, REMARK_WIDTH, indent=0)]
+                lines += ["      " + line for line in wrap(name_ids(v.remark), REMARK_WIDTH, indent=0)]
     return "\n".join(lines)
 
 
@@ -81,12 +85,12 @@ def _fingering(note: str | None, witness: str | None) -> None:
     if note is None:
         raise typer.BadParameter("give a note, e.g. dianli music fingering 太四")
     lines = [
-        f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{f.cite.witness}]"
+        f"{instrument(f.instrument).name}\t{f.written}，{f.text}\t[{witness_label(f.cite.witness)}]"
         for f in fingering(note, witness)
     ]
     if witness is not None:  # the default listing stays as it was
         rule = fingering_rule(note, witness)
-        lines += [f"\t{rule.quote}\t[{rule.witness}]"] if rule else []
+        lines += [f"\t{rule.quote}\t[{witness_label(rule.witness)}]"] if rule else []
     write_text_output("\n".join(lines), None)
 
 
@@ -133,7 +137,7 @@ def _findings(as_json: bool) -> None:
         write_text_output(json.dumps([f.as_dict() for f in found], ensure_ascii=False, indent=2), None)
         return
     for f in found:
-        console.print(f"[bold]{f.topic}[/] {f.subject}: {f.message}")
+        console.print(f"[bold]{f.topic}[/] {f.subject}: {name_ids(f.message)}")
 
 
 def _suite(

@@ -33,6 +33,7 @@ from dianli.api import (
     places_map_svg,
     qing_rule_ends,
     reign_year,
+    witness_label,
 )
 from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 
@@ -169,7 +170,7 @@ def _text_year(year: int, width: int) -> str:
             u.chgis_id,
             f"{u.latitude_deg:.2f}",
             f"{u.longitude_deg:.2f}",
-            _witness(u) or NONE,
+            witness_label(w) if (w := _witness(u)) else NONE,  # a reader sees the title, not the id
         )
         for u in units
     ]

@@ -21,6 +21,7 @@ from dianli.api import (
     diff_rite,
     filled_texts,
     governance,
+    name_ids,
     occasion_html,
     occasion_of,
     occasion_relation,
@@ -33,6 +34,7 @@ from dianli.api import (
     rite_to_data,
     rite_to_html,
     rite_venue_line,
+    witness_label,
 )
 from dianli.cli.common import console, print_item, run_guarded, show_table, write_text_output
 
@@ -126,8 +128,8 @@ def register(app: typer.Typer) -> None:
         w = r.witness
         head = (
             f"[bold]{r.rite.names.classical[0]}[/] — {r.rite.names.gloss}\n"
-            f"{r.place.name} ({r.place.level}) · {r.year} · witness [cyan]{w}[/]"
-            + ("" if w == r.governing_witness else f" (governing: {r.governing_witness})")
+            f"{r.place.name} ({r.place.level}) · {r.year} · witness [cyan]{witness_label(w)}[/]"
+            + ("" if w == r.governing_witness else f" (governing: {witness_label(r.governing_witness)})")
             + f"\n[dim]{escape(governance(r.place.id, r.text_year or r.year).note)}[/]"
             + (f"\n[dim]{escape(r.note)}[/]" if r.note else "")
         )
@@ -137,7 +139,7 @@ def register(app: typer.Typer) -> None:
             for i, m in enumerate(occasion.members, 1):
                 mark = "[bold]" + escape(m.name) + "[/]" if m.rite == r.rite.id else escape(m.name)
                 said = "；".join(
-                    f"{t} ({cs[0].witness}「{escape(cs[0].quote)}」)" if cs else t
+                    f"{t} ({witness_label(cs[0].witness)}「{escape(cs[0].quote)}」)" if cs else t
                     for t, cs in relations[m.rite]
                 )
                 lines.append(f"{i}. {mark}" + (f" — {said}" if said else ""))
@@ -223,7 +225,8 @@ def register(app: typer.Typer) -> None:
         rows = diff_rite(rite)
         table = Table("where", "point", "witnesses", "reading", "source", title=f"variants of {rite}")
         for where, variant, witnesses, reading, source in rows:
-            table.add_row(where, variant, ", ".join(witnesses), reading, source)
+            named = ", ".join(witness_label(w) for w in witnesses)  # a reader sees names, not ids (#14)
+            table.add_row(where, name_ids(variant), named, reading, name_ids(source))
         show_table(table)
         if not rows:
             console.print("no variants recorded")

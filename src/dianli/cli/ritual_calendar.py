@@ -4,44 +4,98 @@ comes from; the rites of one occasion together, in their order."""
 from __future__ import annotations
 
 import json
+from datetime import date
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from dianli import cache
 from dianli.api import (
     CALENDAR_LAST_YEAR,
     LAST_QING_CHINESE_YEAR,
     RITE_FIRST_YEAR,
     DianliError,
-    Occurrence,
     OutOfRangeError,
     Place,
     default_place,
     get_place,
-    observances_for,
-    occasion_calendar,
-    occurrence_record,
-    parse_authority_days,
     parse_day,
     place_chinese_date_label,
     place_year_name,
-    to_ical,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, show_table, write_file
-from dianli.cli.dates import OutputFormat
+
+if TYPE_CHECKING:
+    from dianli.api import Occurrence
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+
 
 FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, CALENDAR_LAST_YEAR
 QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
+
+
+class Year(NamedTuple):
+    """One year of a place's calendar: its occurrences, and the reader's name of each rite and witness id."""
+
+    occurrences: tuple[Occurrence, ...]
+    names: dict[str, str]
+
+
+def _year(
+    where: Place | str,
+    place_id: str,
+    year: int,
+    rites: list[str] | None,
+    overrides: dict[str, date],
+    related: bool,
+    witness: str | None,
+    practice: str | None,
+) -> Year:
+    """The observances of one year, the rites of one occasion (崇聖祠, then 文廟 …) together in the order
+    their data gives, with the names a reader reads for their rite and witness ids. Kept in the on-disk cache (:mod:`dianli.cache`) under a key naming every argument,
+    every file of the package and of the extra witness folders (code, rites, witnesses, places) and the
+    versions of the libraries that compute days: the rites are only loaded when the year is not there."""
+
+    def make() -> Year:
+        from dianli.api import observances_for, occasion_calendar, rite_label, witness_label
+
+        found = observances_for(where, year, rites, overrides, related, witness, practice)
+        occurrences = occasion_calendar(found, place_id, year, witness)
+        names = {o.rite: rite_label(o.rite) for o in occurrences}
+        names |= {o.cite.witness: witness_label(o.cite.witness) for o in occurrences}
+        return Year(occurrences, names)
+
+    entry = cache.installed_key(
+        "cli.calendar.year",
+        repr((where if isinstance(where, str) else ("place", where.id), place_id, year)),
+        repr((rites, sorted(overrides.items()), related, witness, practice)),
+        cache.versions(
+            "pydantic",
+            "PyYAML",
+            "chinesecalendar-py",
+            "lunar-python",
+            "skyfield",
+            "jplephem",
+            "de405",
+            "numpy",
+        ),
+    )
+    return cache.pickled(cache.DERIVED, entry, make)
 
 
 def _source_label(occ: Occurrence) -> str:
     return occ.source.value if occ.source else "open"
 
 
-def _print_year(place: Place, year: int, occurrences: tuple[Occurrence, ...]) -> None:
+def _print_year(place: Place, year: int, found: Year) -> None:
+    occurrences, names = found
     table = Table(title=f"{place.nearest(year).name} — {place_year_name(year, place).label}")
     for column in ("date", "weekday", "Chinese date", "rite", "observance", "time", "source", "witness"):
         table.add_column(column)
@@ -58,11 +112,11 @@ def _print_year(place: Place, year: int, occurrences: tuple[Occurrence, ...]) ->
             occ.day.isoformat() if occ.day else "—",
             occ.weekday or "",
             place_chinese_date_label(occ.chinese_date, place) if occ.chinese_date else "",
-            occ.rite,
+            names.get(occ.rite, occ.rite),
             occ.name + mark,
             occ.time_label or "",
             _source_label(occ),
-            occ.cite.witness,
+            names.get(occ.cite.witness, occ.cite.witness),
         )
     show_table(table)
     for number, text in enumerate(footnotes, 1):
@@ -140,31 +194,41 @@ def calendar_command(
         check_output_path(ics)
     # a name means the unit that bore it in the first year
     place = get_place(place_name, years[0]) if place_name is not None else default_place()
-    overrides = parse_authority_days(days or (), len(years), parse_day)
-    results: list[tuple[int, tuple[Occurrence, ...]]] = []
+    overrides: dict[str, date] = {}
+    if days:
+        from dianli.api import parse_authority_days  # the rites load only when days are given
+
+        overrides = parse_authority_days(days, len(years), parse_day)
+    results: list[tuple[int, Year]] = []
     if len(years) > 1:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{place.name}", total=len(years))
             for y in years:
                 where = place if y <= QING_LAST_YEAR or place_name is None else place_name
-                results.append((y, observances_for(where, y, rites, overrides, related, witness, practice)))
+                results.append((y, _year(where, place.id, y, rites, overrides, related, witness, practice)))
                 progress.advance(task)
     else:
         where = place if years[0] <= QING_LAST_YEAR or place_name is None else place_name
         results.append(
-            (years[0], observances_for(where, years[0], rites, overrides, related, witness, practice))
+            (years[0], _year(where, place.id, years[0], rites, overrides, related, witness, practice))
         )
-    # the rites of one occasion (崇聖祠, then 文廟 …) together, in the order their data gives
-    results = [(y, occasion_calendar(occ, place.id, y, witness)) for y, occ in results]
     if ics is not None:
-        write_file(ics, to_ical((o for _, occ in results for o in occ), place))
+        from dianli.api import to_ical  # icalendar loads only when a file is asked for
+
+        write_file(ics, to_ical((o for _, found in results for o in found.occurrences), place))
     if output_format is OutputFormat.json:
-        records = [dict(occurrence_record(o, place), year=y) for y, occ in results for o in occ]
+        from dianli.api import occurrence_record
+
+        records = [
+            dict(occurrence_record(o, place), year=y) for y, found in results for o in found.occurrences
+        ]
         console.print_json(json.dumps(records, ensure_ascii=False))
         return
-    for y, occ in results:
-        _print_year(place, y, occ)
+    for y, found in results:
+        _print_year(place, y, found)
     if ics is not None:
         console.print(f"iCalendar written to {ics}")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from dianli.api import PlaceTemples, Temple, temples
+from dianli.api import PlaceTemples, Temple, temples, witness_label
 from dianli.cli.common import run_guarded, write_text_output
 
 
@@ -32,8 +32,8 @@ def render_text(entries: tuple[PlaceTemples, ...]) -> str:
     """The list as plain text: the place heading, then each temple with its clauses."""
     lines: list[str] = []
     for entry in entries:
-        source = f", {entry.cite.witness} 祠祀" if entry.cite is not None else ""
-        lines.append(f"{entry.title} ({entry.place}) — {len(entry.temples)} entries{source}")
+        source = f", {witness_label(entry.cite.witness)} 祠祀" if entry.cite is not None else ""
+        lines.append(f"{entry.title} — {len(entry.temples)} entries{source}")  # names, not ids (#14)
         for temple in entry.temples:
             lines.extend(_temple_lines(temple))
         lines.append("")

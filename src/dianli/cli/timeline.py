@@ -18,6 +18,7 @@ from dianli.api import (
     get_place,
     governing_witnesses,
     manifest,
+    section_label,
     witness_ids,
 )
 from dianli.cli.common import display_width, run_guarded, supplied_text, wrap, write_file, write_text_output
@@ -99,10 +100,10 @@ def _header(
     if place is not None:
         unit = get_place(place)
         governing = "; ".join(
-            f"{g.witness} ({titles.get(g.witness, g.witness)}) {g.first_year}–{g.last_year}"
+            f"{titles.get(g.witness, g.witness)} {g.first_year}–{g.last_year}"  # names, not ids (#14)
             for g in governing_witnesses(unit.id)
         )
-        lines += wrap(f"{unit.name} ({unit.id}): the dates stated by the witnesses that govern it:", WIDTH)
+        lines += wrap(f"{unit.name}: the dates stated by the witnesses that govern it:", WIDTH)
         lines += wrap("  " + (governing or "none"), WIDTH, indent=2)
     elif witness is not None:
         lines += wrap(f"{witness} ({titles.get(witness, witness)}): the dates it states", WIDTH)
@@ -145,7 +146,7 @@ def text_lines(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> list[s
             day = f"{event.first_day.isoformat()}…"
         head = (
             f"{event.gregorian_year:>5} {day:<11} {event.dynasty_name} {event.shown_date}"
-            f" · {titles.get(event.witness, event.witness)} · {event.section}"
+            f" · {titles.get(event.witness, event.witness)} · {section_label(event.section)}"
         )
         lines.append("")
         lines += fill(head, WIDTH, QUOTE_INDENT)

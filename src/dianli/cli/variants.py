@@ -26,6 +26,7 @@ from dianli.api import (
     variation_map_svg,
     variation_record,
     variation_timeline_svg,
+    witness_label,
 )
 from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 
@@ -72,9 +73,9 @@ def _reading_lines(reading: VariationReading, width: int) -> list[str]:
         lines = wrap(
             f"[{reading.number}] {reading.value} (nothing of this rule in their reading)", width, INDENT
         )
-    lines += _field("stated by", [", ".join(reading.witnesses) or "—"], width)
+    lines += _field("stated by", [", ".join(map(witness_label, reading.witnesses)) or "—"], width)
     if reading.followers:
-        lines += _field("followed by", [", ".join(reading.followers)], width)
+        lines += _field("followed by", [", ".join(map(witness_label, reading.followers))], width)
     if reading.scope:
         lines += _field("scope", [reading.scope], width)
     force = []
@@ -82,11 +83,13 @@ def _reading_lines(reading: VariationReading, width: int) -> list[str]:
         units = f"{len(group.places)} units" if len(group.places) > 1 else group.places[0]
         stand = f" (standing in {format_year_ranges(group.standing_in)})" if group.standing_in else ""
         force.append(
-            f"{group.unit_name} · {group.witness}: {units}, {format_year_ranges(group.years)}{stand}"
+            f"{group.unit_name} · {witness_label(group.witness)}: {units}, {format_year_ranges(group.years)}{stand}"
         )
     lines += _field("in force", force or ["at no unit of the place data"], width)
     cites = [
-        f"{c.witness}「{c.quote}」" for w in reading.cited_witnesses() if (c := reading.first_citation(w))
+        f"{witness_label(c.witness)}「{c.quote}」"
+        for w in reading.cited_witnesses()
+        if (c := reading.first_citation(w))
     ]
     cites += [f"assumption: {a}" for a in reading.assumptions]
     if cites:

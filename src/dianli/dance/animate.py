@@ -141,7 +141,7 @@ def animation_data(
 
 def _about(data: dict[str, Any]) -> str:
     items = [
-        f"<p><b>Witness</b>: {html.escape(data['witness']['title'])} ({html.escape(data['witness']['id'])})</p>"
+        f"<p><b>Witness</b>: {html.escape(data['witness']['title'])}</p>"  # its title, not its id (#14)
     ]
     items.append(f"<p><b>Timing</b>: {html.escape(data['timing']['source'])}</p>")
     if data["timing"]["assumption"]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from dianli.corpus.labels import name_ids, witness_label
 from dianli.corpus.witnesses import manifest
 from dianli.errors import DataError, DianliError
 from dianli.places.places import PlaceAt, all_places, place_at
@@ -43,7 +44,8 @@ class Governance:
     def note(self) -> str:
         """One line for readers: which witness, for which unit, from when, and why."""
         span = f"{self.from_year}–{self.until_year}" if self.until_year else f"from {self.from_year}"
-        text = f"{self.witness} governs {self.unit} {span} ({self.source})"
+        unit = next((p.name for p in all_places() if p.id == self.unit), self.unit)
+        text = f"{witness_label(self.witness)} governs {unit} {span} ({name_ids(self.source)})"
         if self.stands_in:
             text += f"; no earlier witness: it stands in before {self.from_year}"
         return text

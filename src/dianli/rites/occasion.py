@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from dianli.corpus.cite import Citation
+from dianli.corpus.labels import witness_label
 from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.rites.load import all_rites
 from dianli.rites.model import OccasionLink
@@ -196,7 +197,8 @@ def _reading_note(r: ResolvedRite, witness: str | None) -> str | None:
     if witness is None or r.witness == witness:
         return None
     return (
-        f"{witness} does not hold {r.rite.names.classical[0]}: read in {r.witness}, the place's own witness"
+        f"{witness_label(witness)} does not hold {r.rite.names.classical[0]}: read in {witness_label(r.witness)}, "
+        "the place's own witness"
     )
 
 
@@ -364,7 +366,7 @@ def occasion_html(occasion: Occasion, exhibits_of: Callable[[ResolvedRite], Sequ
     listed = "".join(
         f"<li><a href='#rite-{e(m.rite)}'>{e(m.name)}</a>"
         + "".join(
-            f" — {e(text)} <small>{e('；'.join(f'{c.witness}「{c.quote}」' for c in cites))}</small>"
+            f" — {e(text)} <small>{e('；'.join(f'{witness_label(c.witness)}「{c.quote}」' for c in cites))}</small>"
             for text, cites in occasion_relation(m, occasion)
         )
         + "</li>"
@@ -406,7 +408,7 @@ def occasion_html(occasion: Occasion, exhibits_of: Callable[[ResolvedRite], Sequ
         "table{border-collapse:collapse}td{border-top:1px solid #ccc;padding:.2em .5em;vertical-align:top}"
         "small,td:last-child{color:#555;font-size:.85em}.assumption{color:#a40}"
         ".rite-row th{background:#222;color:#fff;text-align:left;padding:.3em .5em}</style></head><body>"
-        f"<h1>{e(title)}</h1><p>{e(first.rite.names.gloss)} · witness {e(first.witness)}</p>"
+        f"<h1>{e(title)}</h1><p>{e(first.rite.names.gloss)} · witness {e(witness_label(first.witness))}</p>"
         + ("" if occasion.alone else f"<h2>the occasion</h2><ol>{listed}</ol>")
         + "".join(blocks)
         + "<h2>儀注</h2><table>"

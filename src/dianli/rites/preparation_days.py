@@ -22,6 +22,7 @@ from datetime import date, timedelta
 
 from dianli.calendar.lunisolar import ChineseDate, to_chinese
 from dianli.corpus.cite import Citation
+from dianli.corpus.labels import witness_label
 from dianli.corpus.normalise import fold
 from dianli.rites.model import Preparation
 from dianli.rites.observances import Occurrence
@@ -54,7 +55,8 @@ class DatedPreparation:
         if self.undated_reason:
             return self.undated_reason
         if self.stated_by:
-            return f"day not stated in {self.reading or 'the reading witness'}; from {self.stated_by}"
+            reading = witness_label(self.reading) if self.reading else "the reading witness"
+            return f"day not stated in {reading}; from {witness_label(self.stated_by)}"
         return None
 
 

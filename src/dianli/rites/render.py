@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dianli.corpus.cite import Citation
+from dianli.corpus.labels import witness_label
+from dianli.music.schema import movements_data
 from dianli.rites.model import MUSIC_ACTION_NAMES, Element, Step, Venue
 from dianli.rites.resolve import ResolvedRite, inherited_from, preferred_citations
 from dianli.rites.vocabulary import postures
@@ -44,8 +47,8 @@ def source_label(element: Element, witness: str) -> str:
     when the witness read does not state the element and it is inherited from another."""
     cites = preferred_citations(element, witness)
     source = inherited_from(element, witness)
-    bits = [f"not stated in {witness}; from {source}"] if source else []
-    bits += [f"{cites[0].witness}「{cites[0].quote}」"] if cites else []
+    bits = [f"not stated in {witness_label(witness)}; from {witness_label(source)}"] if source else []
+    bits += [f"{witness_label(cites[0].witness)}「{cites[0].quote}」"] if cites else []
     if element.assumption:
         bits.append(f"assumption: {element.assumption}")
     return " · ".join(bits)
@@ -156,6 +159,16 @@ def venue_line(venue: Venue) -> str:
     return venue.name + (f"（{measures}）" if measures else "")
 
 
+@functools.cache
+def _movement_labels() -> dict[str, str]:
+    return {m.id: f"{m.name}（{m.tune}）" for m in movements_data().movements}
+
+
+def movement_label(movement: str) -> str:
+    """A movement as a reader names it: its rite part and its tune, 望瘞（咸平） for ``wangyi``."""
+    return _movement_labels().get(movement, movement)
+
+
 def step_line(step: Step) -> str:
     """What is said or done, in one line: 「call」 and the action, posture, place, door, cue."""
     bits = []
@@ -169,7 +182,7 @@ def step_line(step: Step) -> str:
         bits.append(f"門：{step.door}")
     if step.music:
         action = MUSIC_ACTION_NAMES[step.music_action] if step.music_action else ""
-        bits.append(f"♪ {step.music}{' ' + action if action else ''}")
+        bits.append(f"♪ {movement_label(step.music)}{action}")
     if step.dance:
         bits.append(f"舞：{step.dance}")
     if step.notes:
@@ -214,7 +227,7 @@ def to_html(r: ResolvedRite, exhibits: Sequence[Exhibit] = ()) -> str:
         f"<title>{e(title)}</title><style>body{{font-family:serif;margin:2em}}"
         "table{border-collapse:collapse}td{border-top:1px solid #ccc;padding:.2em .5em;vertical-align:top}"
         "small,td:last-child{color:#555;font-size:.85em}.assumption{color:#a40}</style></head><body>"
-        f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(w)}</p>"
+        f"<h1>{e(title)}</h1><p>{e(r.rite.names.gloss)} · witness {e(witness_label(w))}</p>"
         f"<h2>獻官</h2><ul>{offs}</ul>"
         + (f"<h2>壇位 venues</h2><ul>{venues}</ul>" if r.venues else "")
         + (f"<h2>陳設圖</h2><pre>{e(chr(10).join(plan_lines(r)))}</pre>" if r.plan else "")

@@ -14,6 +14,7 @@ import unicodedata
 from html import escape
 
 from dianli.calendar.reigns import REIGNS
+from dianli.corpus.labels import witness_label
 from dianli.corpus.witnesses import witness_ids
 from dianli.places.map import render_map
 from dianli.places.places import check_year, places_in_year, year_range
@@ -72,10 +73,17 @@ def wrap_columns(text: str, columns: int) -> list[str]:
     return lines
 
 
+def rule_label(rule: Rule) -> str:
+    """The rule as a reader names it: its variant label, or the field of the rite (``names``), not its id."""
+    return rule.label if rule.kind == "variant" else rule.label.split(".", 1)[-1]
+
+
 def reading_label(reading: Reading) -> str:
     """``[2] words — witnesses`` (who states it, or who follows it where nobody states it)."""
-    who = ", ".join(reading.witnesses) or (
-        f"followed by {', '.join(reading.followers)}" if reading.followers else "no witness"
+    who = "、".join(map(witness_label, reading.witnesses)) or (
+        f"followed by {'、'.join(map(witness_label, reading.followers))}"
+        if reading.followers
+        else "no witness"
     )
     return f"[{reading.number}] {reading.value} — {who}"
 
@@ -105,7 +113,7 @@ def _axis(first: int, last: int, top: float, bottom: float) -> list[str]:
 def timeline_svg(rule: Rule) -> str:
     """The timeline of a rule's readings (see the module docstring)."""
     first, last = year_range()
-    title = f"{rule.id} — {rule.rite_name}"
+    title = f"{rule_label(rule)} — {rule.rite_name}"
     order = {w: i for i, w in enumerate(witness_ids())}
     body: list[str] = []
     y = 58.0
@@ -131,7 +139,7 @@ def timeline_svg(rule: Rule) -> str:
             units = dict.fromkeys(s.name for s in spans)
             body.append(
                 f'<text x="{LEFT - 6}" y="{y + 9}" font-size="11" text-anchor="end" fill="#333">'
-                f"{escape(witness)} ({len(units)})</text>"
+                f"{escape(witness_label(witness))} ({len(units)})</text>"
             )
             for stands_in in (False, True):
                 ranges = merge_ranges((s.from_year, s.until_year) for s in spans if s.stands_in is stands_in)
@@ -142,7 +150,7 @@ def timeline_svg(rule: Rule) -> str:
                         if s.stands_in is stands_in and s.from_year <= end and s.until_year >= start
                     )
                     tip = (
-                        f"[{reading.number}] {witness} {start}–{end}"
+                        f"[{reading.number}] {witness_label(witness)} {start}–{end}"
                         f"{' (stands in: no witness written yet)' if stands_in else ''}: {'、'.join(here)}"
                     )
                     x0, x1 = _x(start, first, last), _x(end + 1, first, last)
@@ -194,4 +202,9 @@ def map_svg(rule: Rule, year: int) -> str:
         legend.append(("\n".join(wrap_columns(text, LEGEND_COLUMNS)), reading_colour(reading)))
     legend.append((f"the rule is not in force there in {year}", NEUTRAL))
     neutral = {u.id: NEUTRAL for u in units if u.id not in colours}
-    return render_map(units, f"{rule.id} · {year}", unit_colours={**neutral, **colours}, legend=tuple(legend))
+    return render_map(
+        units,
+        f"{rule.rite_name} · {rule_label(rule)} · {year}",
+        unit_colours={**neutral, **colours},
+        legend=tuple(legend),
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from dianli.corpus.labels import witness_label
 from dianli.spring_ox.figure import SpringOx
 from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES, Reading, Scenario
 from dianli.spring_ox.profiles import Evidence
@@ -23,7 +24,7 @@ def evidence_text(evidence: Evidence) -> list[str]:
     """One line per piece of evidence: witness quote, outside source (with its grade), assumption, note."""
     lines: list[str] = []
     if evidence.cite is not None:
-        lines.append(f"{evidence.cite.witness} 「{evidence.cite.quote}」")
+        lines.append(f"{witness_label(evidence.cite.witness)} 「{evidence.cite.quote}」")
     for ref in evidence.sources:
         where = f" ({ref.section})" if ref.section else ""
         lines.append(f"outside source: {ref.entry.heading}{where}: 「{ref.quote}」")
@@ -92,15 +93,20 @@ ROLE_TITLES: dict[str, str] = {
 }
 
 
+def _rule_set_name(rule_set: str) -> str:
+    """A rule set as a reader names it: a witness's own by the witness's short title, else its name."""
+    return witness_label(rule_set)
+
+
 def _holders_text(holders: tuple[Holder, ...]) -> str:
     parts = []
     for role in ROLES:
         mine = [h for h in holders if h.role == role]
         if mine:
             shown = ", ".join(
-                f"{h.rule_set} [{'; '.join(h.evidence)}]"
+                f"{_rule_set_name(h.rule_set)} [{'; '.join(h.shown)}]"
                 if h.evidence not in ((), (h.rule_set,))
-                else h.rule_set
+                else _rule_set_name(h.rule_set)
                 for h in mine
             )
             parts.append(f"{role}: {shown}")
@@ -113,18 +119,18 @@ def side_by_side_lines(rows: tuple[SideBySide, ...]) -> list[str]:
     seen: dict[str, str] = {}
     for row in rows:
         for _, holders in row.readings:
-            seen.update({h.rule_set: f"{h.role}: {h.who}" for h in holders})
-        seen.update({h.rule_set: f"{h.role}: {h.who}" for h in row.silent})
+            seen.update({_rule_set_name(h.rule_set): f"{h.role}: {h.who}" for h in holders})
+        seen.update({_rule_set_name(h.rule_set): f"{h.role}: {h.who}" for h in row.silent})
     out += [f"  {name} = {who}" for name, who in seen.items()]
     for row in rows:
-        out.append(f"  {row.label} ({row.attribute})")
+        out.append(f"  {row.label}")
         for words, holders in row.readings:
             out.append(f"    {words}")
             out += textwrap.wrap(
                 f"← {_holders_text(holders)}", 78, initial_indent=" " * 8, subsequent_indent=" " * 10
             )
         if row.silent:
-            out.append(f"    not stated by: {', '.join(h.rule_set for h in row.silent)}")
+            out.append(f"    not stated by: {', '.join(_rule_set_name(h.rule_set) for h in row.silent)}")
     return out
 
 
@@ -135,7 +141,7 @@ def render_text(result: SpringOx) -> str:
     out.append(
         f"土牛芒神 {result.year} {ysx.name}年 — rule set: {result.profile.id} ({result.profile.title})"
     )
-    out.append(f"place: {result.place.name} ({result.place.id}, {result.place.longitude_deg:.2f}°E)")
+    out.append(f"place: {result.place.name} ({result.place.longitude_deg:.2f}°E)")
     out += _choice_lines(result)
     out.append("")
     out.append("立春")

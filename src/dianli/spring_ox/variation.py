@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dianli.corpus.cite import Citation
+from dianli.corpus.labels import witness_label
 from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.spring_ox.figure import DEFAULT_RULE
 from dianli.spring_ox.profiles import (
@@ -237,6 +238,8 @@ class Holder:
     role: str  # "statute", "gazetteer" or "almanac"
     who: str
     evidence: tuple[str, ...]
+    shown: tuple[str, ...] = ()
+    """The evidence as a reader reads it: witnesses by short title, outside sources by title and grade."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,26 +267,27 @@ def _columns() -> list[tuple[str, str, str]]:
     for name in practice:
         bases = load_profile(name).bases
         if bases is not None and bases.rule.witness in witness_patches():
-            statutes[bases.rule.witness] = f"{bases.rule.label} ({bases.rule.witness})"
+            statutes[bases.rule.witness] = bases.rule.label
     out = [(w, "statute", who) for w, who in statutes.items()]
     gazetteers = [p for p in profile_ids() if p not in practice] + [
         w for w in witness_patches() if w not in statutes
     ]
     for name in gazetteers:
-        who = load_profile(name).title if name in profile_ids() else f"{_titles().get(name, name)} ({name})"
+        who = load_profile(name).title if name in profile_ids() else _titles().get(name, name)
         out.append((name, "gazetteer", who))
     out += [(name, "almanac", f"the modern almanacs ({load_profile(name).title})") for name in practice]
     return out
 
 
-def _evidence(rule: ProfileRule) -> tuple[str, ...]:
+def _evidence(rule: ProfileRule) -> dict[str, str]:
+    """The evidence of a rule: its id (a witness, or an outside source with its grade) → what a reader sees."""
     cites = [rule.cite, *(c.cite for c in rule.cases or ())]
     refs = [*rule.sources, *(r for c in rule.cases or () for r in c.sources)]
-    out = [c.witness for c in cites if c is not None]
-    out += [f"{r.source} ({r.entry.kind.value})" for r in refs]
+    out = {c.witness: witness_label(c.witness) for c in cites if c is not None}
+    out |= {f"{r.source} ({r.entry.kind.value})": f"{r.entry.title} ({r.entry.kind.value})" for r in refs}
     if not out and rule.assumption:
-        out.append("assumption")
-    return tuple(dict.fromkeys(out))
+        out["assumption"] = "assumption"
+    return out
 
 
 @functools.cache
@@ -307,7 +311,10 @@ def rule_set_comparison(differing_only: bool = True) -> tuple[SideBySide, ...]:
                 continue
             label = label or f"{attribute.label} {attribute.gloss}"
             means, words = meaning(attribute)
-            found.setdefault(means, (words, []))[1].append(Holder(name, role, who, _evidence(attribute)))
+            evidence = _evidence(attribute)
+            found.setdefault(means, (words, []))[1].append(
+                Holder(name, role, who, tuple(evidence), tuple(evidence.values()))
+            )
         readings = tuple((words, tuple(holders)) for words, holders in found.values())
         if differing_only and len(readings) < 2 and not silent:
             continue
