@@ -119,6 +119,7 @@ if TYPE_CHECKING:
         governing_witnesses,
     )
     from dianli.corpus.dated_events import timeline as dated_timeline
+    from dianli.corpus.labels import name_ids, section_label, witness_label, witness_labels
     from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
     from dianli.corpus.search import SearchHit, search
     from dianli.corpus.sections import (
@@ -311,8 +312,12 @@ if TYPE_CHECKING:
     from dianli.program.exhibits import exhibit_names, rite_exhibits
     from dianli.program.export import booklet_name
     from dianli.program.export import to_json as program_json
+    from dianli.program.fingerprint import inputs_fingerprint as program_inputs_fingerprint
+    from dianli.program.fingerprint import libopus_version as opus_library_version
+    from dianli.program.html import APPENDICES as BOOKLET_APPENDICES
+    from dianli.program.html import booklet_chunks, render_booklet
     from dianli.program.html import environment as booklet_environment
-    from dianli.program.html import render_booklet
+    from dianli.program.labels import rite_label
     from dianli.program.model import Program
     from dianli.program.textview import section_segments, translation_segments
     from dianli.rites.expand import NumberedStep, Placed, expand
@@ -322,7 +327,6 @@ if TYPE_CHECKING:
     from dianli.rites.model import Element as RiteElement
     from dianli.rites.model import Rite, RiteFile, Step
     from dianli.rites.observances import (
-        CALENDAR_LAST_YEAR,
         Occurrence,
         all_observances,
         authority_days,
@@ -342,6 +346,7 @@ if TYPE_CHECKING:
     from dianli.rites.prayer import FilledText, filled_texts
     from dianli.rites.readings import reading_chain, rites_for, witnesses_with_rite
     from dianli.rites.render import Exhibit as RiteExhibit
+    from dianli.rites.render import movement_label
     from dianli.rites.render import plan_lines as rite_plan_lines
     from dianli.rites.render import source_label as rite_source_label
     from dianli.rites.render import step_data as rite_step_data
@@ -349,9 +354,6 @@ if TYPE_CHECKING:
     from dianli.rites.render import to_data as rite_to_data
     from dianli.rites.render import to_html as rite_to_html
     from dianli.rites.render import venue_line as rite_venue_line
-    from dianli.rites.resolve import FIRST_YEAR as RITE_FIRST_YEAR
-    from dianli.rites.resolve import LAST_YEAR as RITE_LAST_YEAR
-    from dianli.rites.resolve import QING_LAST_YEAR as RITE_QING_LAST_YEAR
     from dianli.rites.resolve import ResolvedRite, find_rite, inherited_from, resolve_rite, rite_ids
     from dianli.rites.subscription import calendar_feed, subscription_query
     from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
@@ -367,6 +369,10 @@ if TYPE_CHECKING:
     from dianli.rites.variation_svg import map_svg as variation_map_svg
     from dianli.rites.variation_svg import reading_colour as variation_colour
     from dianli.rites.variation_svg import timeline_svg as variation_timeline_svg
+    from dianli.rites.years import CALENDAR_LAST_YEAR
+    from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+    from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
+    from dianli.rites.years import QING_LAST_YEAR as RITE_QING_LAST_YEAR
     from dianli.spring_ox.figure import SpringOx, spring_ox
     from dianli.spring_ox.figure import choose_rule as spring_ox_rule_choice
     from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
@@ -379,6 +385,7 @@ if TYPE_CHECKING:
 __all__: list[str] = [
     "ALIGNMENT_FILE",
     "AUDIO_FORMATS",
+    "BOOKLET_APPENDICES",
     "BRANCHES",
     "CALENDAR_LAST_YEAR",
     "CLAUSE_KINDS",
@@ -534,6 +541,7 @@ __all__: list[str] = [
     "assemble_program",
     "authority_days",
     "beijing_apparent_time",
+    "booklet_chunks",
     "booklet_environment",
     "booklet_name",
     "branch_element",
@@ -639,7 +647,9 @@ __all__: list[str] = [
     "movement",
     "movement_ids",
     "movement_info",
+    "movement_label",
     "music_findings",
+    "name_ids",
     "nayin",
     "normalise",
     "observances_for",
@@ -649,6 +659,7 @@ __all__: list[str] = [
     "occasion_relation",
     "occurrence_record",
     "offering_table_svg",
+    "opus_library_version",
     "outside_sources",
     "package_witnesses",
     "parse_authority_days",
@@ -677,6 +688,7 @@ __all__: list[str] = [
     "private_use",
     "profile_ids",
     "program_audio",
+    "program_inputs_fingerprint",
     "program_json",
     "program_seasons",
     "provincial_offset_minutes",
@@ -701,6 +713,7 @@ __all__: list[str] = [
     "rite_catalogue",
     "rite_exhibits",
     "rite_ids",
+    "rite_label",
     "rite_plan_lines",
     "rite_source_label",
     "rite_step_data",
@@ -719,6 +732,7 @@ __all__: list[str] = [
     "section_defs",
     "section_figures",
     "section_ids",
+    "section_label",
     "section_segments",
     "sections",
     "solar_term",
@@ -758,6 +772,8 @@ __all__: list[str] = [
     "wanshou_dates",
     "witness_columns_svg",
     "witness_ids",
+    "witness_label",
+    "witness_labels",
     "witness_movement_info",
     "witnesses_with_rite",
     "write_datapackage",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import base64
 import functools
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
 
@@ -17,12 +18,17 @@ from dianli.corpus.supplied import supply_value
 from dianli.corpus.witnesses import witness_ids
 from dianli.dance.animate import render_html as dance_html
 from dianli.dance.audio import Audio as DanceAudio
-from dianli.errors import DianliError
+from dianli.errors import DianliError, UnknownValueError
 from dianli.program.audio import MovementAudio
+from dianli.program.labels import FILTERS as LABEL_FILTERS
 from dianli.program.model import Program
 from dianli.rites.model import MUSIC_ACTION_NAMES
 
 AudioUrl = Callable[[str], str]
+_DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*")
+"""Embedded audio in a dance page: no source is named in it, so it is not scanned for one."""
+APPENDICES = ("full", "compact", "none")
+"""How the booklet ends: every witness passage in context, every passage quoted alone, or none."""
 
 
 @functools.cache
@@ -38,6 +44,8 @@ def environment(*extra_packages: str) -> Environment:
         finalize=supply_value,  # never a private-use code point: a supplied character in 〔〕
     )
     env.filters["seconds"] = lambda s: f"{int(s) // 60}:{int(s) % 60:02d}"
+    # a reader sees names, never ids (#14): a witness by its short title, a section by its heading
+    env.filters.update(LABEL_FILTERS)
     return env
 
 
@@ -53,13 +61,27 @@ def dance_srcdoc(movement: str, audio: MovementAudio | None) -> str | None:
         return None
 
 
+def _edition_query(program: Program) -> list[tuple[str, str]]:
+    """The query that serves this booklet again (the web app's program page), but for the edition."""
+    query = [("place", program.place.name), ("year", str(program.year))]
+    if program.season:
+        query.append(("season", program.season))
+    if program.witness != program.governing_witness:
+        query.append(("witness", program.witness))
+    return query
+
+
 def booklet_context(
     program: Program,
     audio: Mapping[str, MovementAudio] | None = None,
     audio_url: AudioUrl | None = None,
     dance: bool = True,
+    appendix: str = "full",
 ) -> dict[str, object]:
-    """Everything the booklet template shows, derived from the program."""
+    """Everything the booklet template shows, derived from the program; ``appendix`` is one of
+    :data:`APPENDICES`."""
+    if appendix not in APPENDICES:
+        raise UnknownValueError("appendix", appendix, APPENDICES)
     sources: dict[str, str] = {}
     dances: dict[str, str] = {}
     for cue in program.music:
@@ -80,9 +102,15 @@ def booklet_context(
         "numbers": numbers,
         "passages": {p.id: p for p in program.passages},
         "witnesses": witness_ids(),
-        "outside_sources": sources_mentioned(program.model_dump_json() + "".join(dances.values())),
+        "outside_sources": sources_mentioned(
+            program.model_dump_json() + _DATA_URI.sub("", "".join(dances.values()))
+        ),
         "music_names": {c.movement: f"{c.name} {c.tune}" for c in program.music},
         "music_actions": MUSIC_ACTION_NAMES,
+        "appendix": appendix,
+        "appendices": APPENDICES,
+        "edition_choice": audio_url is not None,  # served: the page offers the other editions
+        "edition_query": _edition_query(program),
     }
 
 
@@ -91,8 +119,21 @@ def render_booklet(
     audio: Mapping[str, MovementAudio] | None = None,
     audio_url: AudioUrl | None = None,
     dance: bool = True,
+    appendix: str = "full",
 ) -> str:
-    """The booklet as one HTML document."""
-    return (
-        environment().get_template("booklet.html").render(booklet_context(program, audio, audio_url, dance))
-    )
+    """The booklet as one HTML document. ``appendix``: the witness passages quoted in context (``full``;
+    printed compact all the same), quoted alone in columns (``compact``), or left out (``none``)."""
+    return "".join(booklet_chunks(program, audio, audio_url, dance, appendix))
+
+
+def booklet_chunks(
+    program: Program,
+    audio: Mapping[str, MovementAudio] | None = None,
+    audio_url: AudioUrl | None = None,
+    dance: bool = True,
+    appendix: str = "full",
+) -> Iterator[str]:
+    """The booklet as :func:`render_booklet` makes it, piece by piece (to write a booklet with its audio
+    without holding the whole text in memory)."""
+    context = booklet_context(program, audio, audio_url, dance, appendix)
+    return environment().get_template("booklet.html").generate(context)

@@ -118,16 +118,21 @@ def _assemble(rite: str, place: str, year: int, season: str | None, witness: str
 
 
 @functools.lru_cache(maxsize=PROGRAM_CACHE_SIZE)
-def _booklet(key: tuple[str, str, int, str | None, str | None]) -> str:
+def _booklet(key: tuple[str, str, int, str | None, str | None], appendix: str = "full") -> str:
     rite, place, year, season, witness = key
     program = _assemble(rite, place, year, season, witness)
-    return render_booklet(program, audio_url=lambda m: f"/music/{m}/audio.ogg", dance=False)
+    return render_booklet(
+        program, audio_url=lambda m: f"/music/{m}/audio.ogg", dance=False, appendix=appendix
+    )
 
 
-def booklet_html(rite: str, place: str, year: int, season: str | None, witness: str | None) -> str:
+def booklet_html(
+    rite: str, place: str, year: int, season: str | None, witness: str | None, appendix: str = "full"
+) -> str:
     """The booklet page, cached twice: the assembled program by the arguments as given, the HTML by the
-    canonical key, so every spelling of one ceremony shares one rendered page (both LRU-bounded)."""
-    return _booklet(canonical_program_key(rite, place, year, season, witness))
+    canonical key, so every spelling of one ceremony shares one rendered page (both LRU-bounded);
+    ``appendix`` as ``dianli program --appendix``."""
+    return _booklet(canonical_program_key(rite, place, year, season, witness), appendix)
 
 
 def program_model(rite: str, place: str, year: int, season: str | None, witness: str | None) -> Program:
