@@ -36,9 +36,10 @@ def _root(
     ),
 ) -> None:
     """dianli (典禮)."""
-    if width is not None:
-        console.width = width
-        err_console.width = width
+    for shown in (console, err_console):
+        # set for this command only: without --width the terminal's (or COLUMNS') width again, so that one
+        # process running many commands (the tests, a shell) never keeps an earlier command's width
+        shown._width = width
 
 
 def root_app(**settings: Any) -> typer.Typer:
