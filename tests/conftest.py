@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 import yaml
@@ -141,3 +141,39 @@ def stable_package(monkeypatch: pytest.MonkeyPatch) -> None:
     from dianli import cache
 
     monkeypatch.setattr(cache, "_read_package_digest", cache._package_digest)
+
+
+class CachedFunction(Protocol):
+    """A function memoised in the process (functools.cache) whose result is also kept on disk."""
+
+    def __call__(self, *args: Any) -> Any: ...
+
+    def cache_clear(self) -> None: ...
+
+
+@pytest.fixture()
+def cold_and_warm(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stable_package: None
+) -> Iterator[Callable[..., tuple[Any, Any]]]:
+    """``cold_and_warm(function, *args)``: ``function(*args)`` made with an empty on-disk cache, then read
+    back from it in a fresh process state — (cold, warm), for tests that the cache gives what a cold read
+    gives."""
+    from dianli import cache
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    used: list[CachedFunction] = []
+
+    def run(function: CachedFunction, *args: Any) -> tuple[Any, Any]:
+        used.append(function)
+        function.cache_clear()
+        cold = function(*args)
+        cache.flush()  # written at the end of a process; here, now
+        assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
+        function.cache_clear()
+        warm = function(*args)
+        assert warm is not cold
+        return cold, warm
+
+    yield run
+    for function in used:
+        function.cache_clear()

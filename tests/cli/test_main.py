@@ -25,6 +25,18 @@ def test_the_table_and_the_application_have_the_same_commands() -> None:
     assert {name: c.summary for name, c in COMMANDS.items()} == _registered()
 
 
+def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``dianli ARGS`` in a fresh interpreter; its stderr ends with the names of every module it loaded."""
+    script = (
+        "import sys\n"
+        "from dianli.cli.main import main\n"
+        f"sys.argv = ['dianli', *{args!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+
+
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_each_command_loads_from_its_module(name: str) -> None:
     assert load_command(name).name == name
@@ -63,15 +75,7 @@ def test_the_root_lists_every_command_with_its_summary() -> None:
 def test_a_command_loads_only_what_it_needs(
     args: list[str], loaded: list[str], not_loaded: list[str]
 ) -> None:
-    script = (
-        "import sys\n"
-        "from dianli.cli.main import main\n"
-        f"sys.argv = ['dianli', *{args!r}]\n"
-        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
-        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    modules = set(done.stderr.split())
+    modules = set(_run(args).stderr.split())
     for name in loaded:
         assert name in modules
     for name in not_loaded:
@@ -98,15 +102,7 @@ def test_a_lazy_command_runs_like_the_registered_one() -> None:
     ],
 )
 def test_a_command_with_a_warm_cache_loads_less(args: list[str], not_loaded: list[str]) -> None:
-    script = (
-        "import sys\n"
-        "from dianli.cli.main import main\n"
-        f"sys.argv = ['dianli', *{args!r}]\n"
-        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
-        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
-    )
-    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    first, second = _run(args), _run(args)
     assert second.stdout == first.stdout
     modules = set(second.stderr.split())
     for name in not_loaded:

@@ -20,8 +20,8 @@ def test_every_witness_has_its_own_label() -> None:
         ("taiwan-fuzhi-9", "臺灣府志"),
         ("gemalan-tingzhi-3", "噶瑪蘭廳志"),
         # two juan of one book share the short title 汀州府志: each reads as its full title
-        ("tingzhou-fuzhi", "汀州府志 典禮 (part)"),
-        ("tingzhou-fuzhi-11", "汀州府志 卷之十一 典禮"),
+        ("tingzhou-fuzhi", "汀州府志 典禮"),
+        ("tingzhou-fuzhi-11", "汀州府志 卷之十一"),
         ("no-such-witness", "no-such-witness"),  # an unknown id is shown as it is, never hidden
     ],
 )

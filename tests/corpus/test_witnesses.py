@@ -320,24 +320,11 @@ def test_empty_entries_and_repeats_are_skipped(tmp_path: Path, use_roots: UseRoo
 
 
 @pytest.mark.parametrize("witness_id", ["taiwan-fuzhi-9", "tingzhou-fuzhi-11", "gemalan-tingzhi-3"])
-def test_a_cached_witness_is_the_cold_one(
-    witness_id: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stable_package: None
-) -> None:
+def test_a_cached_witness_is_the_cold_one(witness_id: str, cold_and_warm: Callable[..., Any]) -> None:
     """The normalised witness kept on disk reads back exactly as a cold load makes it."""
-    from dianli import cache
     from dianli.corpus import witnesses
 
-    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
-    witnesses.load_witness.cache_clear()
-    try:
-        cold = witnesses.load_witness(witness_id)
-        cache.flush()
-        assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
-        witnesses.load_witness.cache_clear()
-        warm = witnesses.load_witness(witness_id)
-        assert warm is not cold
-        assert warm.norm.text == cold.norm.text and warm.fragments == cold.fragments
-        assert warm.info == cold.info
-        assert warm.norm == cold.norm
-    finally:
-        witnesses.load_witness.cache_clear()
+    cold, warm = cold_and_warm(witnesses.load_witness, witness_id)
+    assert warm.norm.text == cold.norm.text and warm.fragments == cold.fragments
+    assert warm.info == cold.info
+    assert warm.norm == cold.norm

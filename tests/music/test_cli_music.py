@@ -135,13 +135,13 @@ def test_the_default_witness_json_is_unchanged_by_naming_it() -> None:
         (
             ["-m", "徹饌"],
             [
-                "徹饌 咸平: 汀州府志 against 臺灣府志",  # witnesses by short title (#14)
+                "徹饌 咸平: 汀州府志 卷之十一 against 臺灣府志",  # witnesses by short title (#14)
                 "  32 characters compared: 1 character and 0 notes differ; 1 unencoded",
-                "  3.3 character: 先(林尺) 臺灣府志 | 宣(林尺) 汀州府志",
+                "  3.3 character: 先(林尺) 臺灣府志 | 宣(林尺) 汀州府志 卷之十一",
                 "      「先(林尺)」 「宣林尺」",
             ],
         ),
-        (["終獻"], ["  6.1 工尺: 惟(南工) 臺灣府志 | 惟(南二) 汀州府志"]),
+        (["終獻"], ["  6.1 工尺: 惟(南工) 臺灣府志 | 惟(南二) 汀州府志 卷之十一"]),
         (["-m", "wangyi"], ["  the music of 送神, collated there"]),
     ],
 )
@@ -173,8 +173,8 @@ def test_apparatus_json_counts_every_movement() -> None:
 
 def test_fingering_of_another_witness_ends_with_its_rule() -> None:
     lines = _run("fingering", "太四", "--witness", TINGZHOU).splitlines()
-    assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[汀州府志]"  # by its short title (#14)
-    assert lines[-1] == "\t凡太四谱皆仿此\t[汀州府志]"
+    assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[汀州府志 卷之十一]"  # by its short title (#14)
+    assert lines[-1] == "\t凡太四谱皆仿此\t[汀州府志 卷之十一]"
     assert len(lines) == 10
 
 

@@ -3,7 +3,8 @@ inherited from its reading chain and marked so — never a crash."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -140,24 +141,12 @@ def test_apply_reading_errors_name_file_and_field(patch: dict[str, object], mess
     assert "readings/litan.yaml" in str(err.value) and message in str(err.value)
 
 
-@pytest.mark.usefixtures("stable_package")
 @pytest.mark.parametrize("witness", ["taiwan-xianzhi-6", "tingzhou-fuzhi-11", "gemalan-tingzhi-3"])
 def test_a_cached_alignment_gives_the_citations_a_cold_read_gives(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, witness: str
+    witness: str, cold_and_warm: Callable[..., Any]
 ) -> None:
-    from dianli import cache
     from dianli.rites import readings
 
-    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
-    readings.aligned_citations.cache_clear()
-    try:
-        cold = readings.aligned_citations(witness)
-        cache.flush()
-        assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
-        readings.aligned_citations.cache_clear()
-        warm = readings.aligned_citations(witness)
-        assert warm is not cold
-        assert warm == cold and cold
-        assert all(c.witness == witness for cites in warm.values() for c in cites)
-    finally:
-        readings.aligned_citations.cache_clear()
+    cold, warm = cold_and_warm(readings.aligned_citations, witness)
+    assert warm == cold and cold
+    assert all(c.witness == witness for cites in warm.values() for c in cites)

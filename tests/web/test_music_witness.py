@@ -23,10 +23,10 @@ def _text(html: str) -> str:
         (
             f"/music/chezhuan?witness={TINGZHOU}",
             [
-                "Witness: 汀州府志「撤馔奏咸平之曲(乐作舞止)」",  # witnesses by short title (#14)
+                "Witness: 汀州府志 卷之十一「撤馔奏咸平之曲(乐作舞止)」",  # witnesses by short title (#14)
                 'src="/music/chezhuan/audio.ogg?witness=tingzhou-fuzhi-11"',
                 "<b>宣</b><i>林鐘</i><i>尺</i>",
-                "汀州府志「林尺琴，七徽四弦",
+                "汀州府志 卷之十一「林尺琴，七徽四弦",
             ],
         ),
         (
@@ -34,7 +34,7 @@ def _text(html: str) -> str:
             [
                 "Witness: 臺灣府志「徹饌奏咸平之曲(樂作、舞止)」",
                 'src="/music/chezhuan/audio.ogg"',
-                '<a href="/music/chezhuan?witness=tingzhou-fuzhi-11" title="tingzhou-fuzhi-11">汀州府志</a>',
+                '<a href="/music/chezhuan?witness=tingzhou-fuzhi-11" title="tingzhou-fuzhi-11">汀州府志 卷之十一</a>',
                 "<b>先</b><i>林鐘</i><i>尺</i>",
             ],
         ),
@@ -50,7 +50,7 @@ def test_the_page_reads_the_witness_asked_for(url: str, needles: list[str]) -> N
 @pytest.mark.parametrize("url", ["/music/chezhuan", f"/music/chezhuan?witness={TINGZHOU}"])
 def test_the_page_shows_the_apparatus(url: str) -> None:
     text = _text(client.get(url).text)
-    assert "汀州府志 against 臺灣府志: 32 characters compared (1 not readable in one)" in text
+    assert "汀州府志 卷之十一 against 臺灣府志: 32 characters compared (1 not readable in one)" in text
     assert "先(林尺)「先(林尺)」宣(林尺)「宣林尺」" in text
 
 

@@ -19,11 +19,14 @@ from dianli.corpus.witnesses import manifest
 
 @functools.lru_cache(maxsize=1)
 def _witness_titles() -> dict[str, str]:
-    """Each witness's short title; where two witnesses share one (two juan of one book), their full titles,
-    so that a label always tells the witnesses apart."""
+    """Each witness's short title; where two witnesses share one (two juan of one book), the first two words
+    of their full titles (汀州府志 卷之十一), so that a label always tells the witnesses apart."""
     infos = manifest()
     shared = Counter(info.short_title for info in infos)
-    return {info.id: info.short_title if shared[info.short_title] == 1 else info.title for info in infos}
+    return {
+        info.id: info.short_title if shared[info.short_title] == 1 else " ".join(info.title.split()[:2])
+        for info in infos
+    }
 
 
 def witness_label(witness_id: str) -> str:
