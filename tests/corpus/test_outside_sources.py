@@ -4,12 +4,14 @@ witness or a primary or scholarly source states it anywhere in the data, or with
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 import yaml
 from pydantic import ValidationError
 
+from dianli.calendar.eras import all_eras, dynasties
 from dianli.corpus.sources import (
     CopyKind,
     OutsideRef,
@@ -21,7 +23,13 @@ from dianli.corpus.sources import (
 )
 from dianli.datafile import load_model_path
 from dianli.errors import DataError, UnknownValueError
-from dianli.outside import Support, rule_supports, unregistered_addresses, unsound_supports
+from dianli.outside import (
+    Support,
+    rule_supports,
+    source_uses_of,
+    unregistered_addresses,
+    unsound_supports,
+)
 from dianli.spring_ox.profiles import Profile, check_bases, load_profile
 
 
@@ -236,3 +244,106 @@ def test_a_rule_basis_cites_the_statutes_witness(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_the_sources_a_text_names_strongest_first(text: str, found: list[str]) -> None:
     assert [s.id for s in sources_mentioned(text)] == found
+
+
+# --- the era boundaries (calendar/data/eras.yaml) and the years of a place (calendar/data/year_names.yaml) ---
+
+YEAR_NAMES = Path(__file__).parents[2] / "src" / "dianli" / "calendar" / "data" / "year_names.yaml"
+_MENTIONED = re.compile(r"`dianli sources ([a-z0-9-]+)`")
+
+
+def _era_text(dynasty: str) -> str:
+    """What eras.yaml says of a dynasty's years: its table's source, or the note of an era counted on."""
+    found = [
+        d.source for d in dynasties() if d.id == dynasty and not d.source.startswith("chinesecalendar-py")
+    ]
+    found += [e.counted_on_note for e in all_eras() if e.dynasty.id == dynasty and e.counted_on_note]
+    assert found, f"eras.yaml says nothing of the years of {dynasty}"
+    return " ".join(found)
+
+
+def _quoted_from(text: str, source: str) -> list[str]:
+    """The quotations a text gives after naming ``source`` (`dianli sources ID`), up to the next source it
+    names or the web summaries it keeps beside (「Beside」, 「Wikipedia」)."""
+    quotes: list[str] = []
+    for m in _MENTIONED.finditer(text):
+        if m.group(1) != source:
+            continue
+        rest = text[m.end() :]
+        nxt = _MENTIONED.search(rest)
+        rest = rest[: nxt.start()] if nxt else rest
+        for stop in ("Beside", "Wikipedia"):
+            rest = rest.split(stop)[0]
+        quotes += re.findall(r"「([^」]+)」", rest)
+    return quotes
+
+
+@pytest.mark.parametrize(
+    ("dynasty", "source", "quote", "kept_beside"),
+    [
+        # 天命 begins, 天命 → 天聰, 天聰 → 崇德 in the fourth month of 1636, 崇德 → 順治 (清史稿 本紀)
+        ("later-jin", "qingshigao-1", "天命元年丙辰春正月壬申朔，上即位，建元天命，定国号曰金。", "hong-taiji-wikipedia-mirror"),
+        ("later-jin", "qingshigao-2", "天命十一年丙寅九月庚午朔，即位于沈阳。诏以明年为天聪元年。", "hong-taiji-wikipedia-mirror"),
+        ("later-jin", "qingshigao-2", "夏四月己卯，大贝勒代善", "hong-taiji-wikipedia-mirror"),
+        ("later-jin", "qingshigao-3", "崇德元年夏四月乙酉，祭告天地，行受尊号礼，定有天下之号曰大清，改元崇德", "hong-taiji-wikipedia-mirror"),
+        ("later-jin", "qingshigao-4", "丁亥，上即皇帝位于笃恭殿。诏以明年为顺治元年", "hong-taiji-wikipedia-mirror"),
+        # 鄭成功 kept 隆武 (its fourth year issued by him) until he adopted 永曆 (清史稿 鄭成功傳)
+        ("zheng-longwu", "qingshigao-224", "仍用唐王隆武号", "yongli-wikipedia"),
+        ("zheng-longwu", "qingshigao-224", "成功颁明年隆武四年大统历", "yongli-wikipedia"),
+        ("zheng-longwu", "qingshigao-224", "始改用永历号", "yongli-wikipedia"),
+        # … and the 鄭 regime kept 永曆 to its surrender in 1683
+        ("southern-ming", "qingshigao-224", "锦仍称永历年号", "yongli-wikipedia"),
+        ("southern-ming", "qingshigao-224", "克塽及国轩、锡范率诸将吏出降", "yongli-wikipedia"),
+        # 民國元年 and the Gregorian calendar from 1912
+        ("roc", "gaili-gaiyuan-tongdian-1912", "以黃帝紀元四千六百九年十一月十三日為中華民國元年元旦", "minguo-jinian"),
+        ("roc", "gaili-gaiyuan-tongdian-1912", "中華民國改用陽曆", "minguo-jinian"),
+        ("roc", "linshi-gongbao-1912-02-01", "各州縣小學校應於元年三月初四日", "minguo-jinian"),
+    ],
+)  # fmt: skip
+def test_an_era_boundary_cites_a_primary_text_with_its_words(
+    dynasty: str, source: str, quote: str, kept_beside: str
+) -> None:
+    text = _era_text(dynasty)
+    assert quote in _quoted_from(text, source)
+    entry = outside_source(source)
+    assert entry.kind in {SourceKind.PRIMARY, SourceKind.EDITION}
+    assert entry.strong and not entry.weak
+    # `dianli sources ID` finds the use in eras.yaml, for that dynasty
+    uses = source_uses_of(source).uses
+    assert any(
+        u.supports == f"data: {dynasty}" and u.where.startswith("dianli/calendar/data/eras.yaml:")
+        for u in uses
+    )
+    # the reference work first read (a mirror or a Wikipedia copy) stays beside it, still graded weak
+    beside = outside_source(kept_beside)
+    assert beside.weak
+    assert any(u.supports == f"data: {dynasty}" for u in source_uses_of(kept_beside).uses)
+
+
+def test_no_era_table_rests_on_weak_sources_alone() -> None:
+    """Every era the package's tables lack (a table of eras.yaml, an era counted on beyond its emperor)
+    names at least one source that is not a web summary or a copy on a mirror."""
+    texts = {d.id: d.source for d in dynasties() if not d.source.startswith("chinesecalendar-py")}
+    texts |= {f"{e.dynasty.id} {e.name}": e.counted_on_note for e in all_eras() if e.counted_on_note}
+    assert {"later-jin", "zheng-longwu", "roc", "southern-ming 永曆"} <= set(texts)
+    for what, text in texts.items():
+        named = sources_mentioned(text)
+        assert named, f"{what} names no registered source"
+        assert not all(s.weak for s in named), f"{what} rests on weak sources alone: {[s.id for s in named]}"
+
+
+@pytest.mark.parametrize(
+    ("region", "from_year", "strong"),
+    [
+        ("mainland", 1912, {"gaili-gaiyuan-tongdian-1912", "linshi-gongbao-1912-02-01", "prc-jinian-jueyi-1949"}),
+        ("mainland", 1950, {"prc-jinian-jueyi-1949"}),
+    ],
+)  # fmt: skip
+def test_the_years_of_the_republic_cite_its_own_texts(region: str, from_year: int, strong: set[str]) -> None:
+    data = yaml.safe_load(YEAR_NAMES.read_text(encoding="utf-8"))
+    assert {s["id"] for s in data["sources"]} <= set(outside_sources())
+    period = next(
+        p for r in data["regions"] if r["id"] == region for p in r["periods"] if p["from_year"] == from_year
+    )
+    cited = {c["source"] for c in period["cite"]}
+    assert {s for s in cited if outside_source(s).strong} == strong
