@@ -373,6 +373,8 @@ if TYPE_CHECKING:
     from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
     from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
     from dianli.rites.years import QING_LAST_YEAR as RITE_QING_LAST_YEAR
+    from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
+    from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
     from dianli.spring_ox.figure import SpringOx, spring_ox
     from dianli.spring_ox.figure import choose_rule as spring_ox_rule_choice
     from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
@@ -409,6 +411,8 @@ __all__: list[str] = [
     "SAMPLE_RATE_HZ",
     "SAMPLE_RATE_RANGE_HZ",
     "SOLAR_TERMS",
+    "SPRING_OX_FIRST_YEAR",
+    "SPRING_OX_LAST_YEAR",
     "STEMS",
     "SUITE_FORMATS",
     "TARGET_PERCENT",

@@ -53,3 +53,12 @@ def test_not_danced_is_said_as_such() -> None:
     output = _flat(runner.invoke(app, ["dance", "迎神"]).output)
     assert "not danced (有樂無舞)" in output
     assert "unknown movement" not in output
+
+
+@pytest.mark.parametrize("year", ["1643", "2201"])
+def test_a_year_out_of_range_names_the_range_the_help_states(year: str) -> None:
+    """spring-ox takes 1644..2200, as its help says and as the web page takes (tests/web/test_year_ranges.py)."""
+    result = runner.invoke(app, ["spring-ox", year])
+    assert result.exit_code == 2
+    assert _flat(result.output).strip() == f"error: year {year} is out of range; valid: 1644..2200"
+    assert "(1644–2200)" in _flat(runner.invoke(app, ["spring-ox", "--help"], env={"COLUMNS": "200"}).output)

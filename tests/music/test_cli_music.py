@@ -173,7 +173,8 @@ def test_apparatus_json_counts_every_movement() -> None:
 
 def test_fingering_of_another_witness_ends_with_its_rule() -> None:
     lines = _run("fingering", "太四", "--witness", TINGZHOU).splitlines()
-    assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[汀州府志 卷之十一]"  # by its short title (#14)
+    # by its title (two juan of one book share the short title 汀州府志, #14)
+    assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[汀州府志 卷之十一]"
     assert lines[-1] == "\t凡太四谱皆仿此\t[汀州府志 卷之十一]"
     assert len(lines) == 10
 

@@ -13,6 +13,8 @@ from dianli.api import (
     CLOCKS,
     DAY_BOUNDARIES,
     DAY_SOURCES,
+    SPRING_OX_FIRST_YEAR,
+    SPRING_OX_LAST_YEAR,
     UnknownValueError,
     spring_ox,
     spring_ox_json,
@@ -75,7 +77,11 @@ def register(app: typer.Typer) -> None:
     @app.command("spring-ox")
     def spring_ox_command(
         year: Annotated[
-            int, typer.Argument(help="Gregorian year whose 立春 begins the ox's year (1644–2200).")
+            int,
+            typer.Argument(
+                help="Gregorian year whose 立春 begins the ox's year "
+                f"({SPRING_OX_FIRST_YEAR}–{SPRING_OX_LAST_YEAR})."
+            ),
         ],
         place: Annotated[
             str | None,

@@ -14,9 +14,9 @@ from datetime import date
 from itertools import product
 
 from dianli.calendar.ganzhi import year_sexagenary
-from dianli.calendar.lunisolar import to_chinese
+from dianli.calendar.lunisolar import LAST_CHINESE_YEAR, to_chinese
 from dianli.calendar.year_names import chinese_date_label
-from dianli.errors import DianliError
+from dianli.errors import DianliError, OutOfRangeError
 from dianli.places.governs import governance
 from dianli.places.places import PlaceAt, get_place
 from dianli.spring_ox.lichun import (
@@ -215,6 +215,12 @@ def _variations(
     return tuple(out)
 
 
+FIRST_YEAR = 1644
+"""The first year of the spring ox, in the CLI and on the web (the Qing's first, 順治元年)."""
+LAST_YEAR = LAST_CHINESE_YEAR
+"""The last year of the spring ox: the last the calendar computes (立春 and the year's 干支)."""
+
+
 def spring_ox(
     year: int,
     place: str | None = None,
@@ -226,6 +232,8 @@ def spring_ox(
 ) -> SpringOx:
     """The ox and the god of the year that begins at 立春 of Gregorian ``year``, by ``rule`` (a fixed
     profile or a witness's id); without one, by the place's choice (:func:`choose_rule`) or the default."""
+    if not FIRST_YEAR <= year <= LAST_YEAR:
+        raise OutOfRangeError("year", year, f"{FIRST_YEAR}..{LAST_YEAR}")
     choice = choose_rule(year, place) if rule is None and place is not None else None
     rule = rule if rule is not None else choice.rule if choice is not None else DEFAULT_RULE
     profile = load_profile(rule)

@@ -28,6 +28,8 @@ from dianli.api import (
     BOOKLET_APPENDICES,
     RITE_FIRST_YEAR,
     RITE_LAST_YEAR,
+    SPRING_OX_FIRST_YEAR,
+    SPRING_OX_LAST_YEAR,
     DanceAudio,
     DianliError,
     OutOfRangeError,
@@ -96,7 +98,7 @@ async def index() -> Response:
 
 
 async def rites() -> Response:
-    return render("rites.html", **pages.rites_list())
+    return render("rites.html", first_year=FIRST_YEAR, last_year=LAST_YEAR, **pages.rites_list())
 
 
 async def rite(
@@ -191,8 +193,14 @@ async def dance(name: str) -> Response:
     return render("dance.html", movement_id=mov.id, srcdoc=page, items=dance_asymmetries(), danced=danced)
 
 
-async def spring_ox_view(year: int = YearQ, place: str | None = None, rule: str | None = None) -> Response:
-    return render("spring_ox.html", **pages.spring_ox_page(_year(year), place or None, rule or None))
+async def spring_ox_view(
+    year: int = Query(1752, description=f"year {SPRING_OX_FIRST_YEAR}..{SPRING_OX_LAST_YEAR}"),
+    place: str | None = None,
+    rule: str | None = None,
+) -> Response:
+    return render(
+        "spring_ox.html", **pages.spring_ox_page(year, place or None, rule or None)
+    )  # range: spring_ox
 
 
 ALIGN_CLASSES = ("same", "variant", "new", "missing")

@@ -13,6 +13,8 @@ from dianli.api import (
     EXPORT_TABLES,
     KIND_LABELS,
     RITE_QING_LAST_YEAR,
+    SPRING_OX_FIRST_YEAR,
+    SPRING_OX_LAST_YEAR,
     DianliError,
     OutOfRangeError,
     Period,
@@ -226,6 +228,8 @@ def spring_ox_page(year: int, place: str | None, rule: str | None = None) -> dic
         ox = spring_ox(year, place=place, rule=name)
         pictures.append({"rule": name, "svg": spring_ox_svg(ox), "text": spring_ox_text(ox)})
     return {
+        "first_year": SPRING_OX_FIRST_YEAR,
+        "last_year": SPRING_OX_LAST_YEAR,
         "year": year,
         "place": place,
         "rule": rule,
@@ -317,8 +321,11 @@ def _parent_names(by_id: dict[str, Place], period: Period) -> str:
 
 def places_page(year: int | None) -> dict[str, Any]:
     """The units of a year with their map, or (no year) every unit with all its periods."""
+    first, last = place_year_range()
     context: dict[str, Any] = {
         "year": year,
+        "first_year": first,
+        "last_year": last,
         "years": PLACES_YEARS,
         "sources": place_sources(),
         "endings": qing_rule_ends(),
