@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 
 import pytest
@@ -156,3 +158,65 @@ def test_a_result_made_while_its_files_changed_is_not_stored(
     assert (stored is None) == edited
     if edited:  # the file as it is now has a key of its own
         assert cache.installed_key("made-while-edited") != entry
+
+
+def _full_digest(folder: Path) -> str:
+    digest = hashlib.sha256()
+    cache._tree(digest, folder)
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("edit", "settled"),
+    [
+        ("same size", True),  # 甲 → 乙: size and modification time kept, the change time is not
+        ("longer", True),
+        ("new file", True),
+        ("same size", False),  # written just now: the digest is made, and not kept
+    ],
+)
+def test_package_digest_is_kept_under_the_files_status(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, edit: str, settled: bool
+) -> None:
+    package = tmp_path / "package"
+    (package / "data").mkdir(parents=True)
+    (package / "code.py").write_text("x = 1\n", encoding="utf-8")
+    (package / "data" / "rites.yaml").write_text("name: 甲\n", encoding="utf-8")
+    monkeypatch.setattr(cache, "SETTLED_S", -1e9)  # the files count as written long ago
+    monkeypatch.setattr(cache, "package_root", lambda: package)
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path / "cache"))
+    first = cache._read_package_digest()
+    assert first == _full_digest(package)
+    assert len(list((tmp_path / "cache" / cache.STATS).rglob("*"))) == 2  # a folder and the entry
+
+    def unread(*_: object) -> None:
+        raise AssertionError("the files were read again although none changed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(cache, "_tree", unread)
+        assert cache._read_package_digest() == first
+
+    target = package / "data" / "rites.yaml"
+    before = target.stat()
+    if edit == "same size":
+        target.write_text("name: 乙\n", encoding="utf-8")
+        os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    elif edit == "longer":
+        target.write_text("name: 甲乙\n", encoding="utf-8")
+    else:
+        (package / "data" / "more.yaml").write_text("name: 丙\n", encoding="utf-8")
+    if not settled:
+        monkeypatch.setattr(cache, "SETTLED_S", 1e9)  # the change counts as just made
+    changed = cache._read_package_digest()
+    assert changed == _full_digest(package) != first
+    stored = len([p for p in (tmp_path / "cache" / cache.STATS).rglob("*") if p.is_file()])
+    assert stored == (2 if settled else 1)
+
+
+def test_the_installed_package_digest_is_that_of_its_bytes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.setattr(cache, "SETTLED_S", -1e9)
+    kept = cache._read_package_digest()  # made, then kept under the status
+    assert cache._read_package_digest() == kept == cache.package_digest()

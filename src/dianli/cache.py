@@ -19,6 +19,7 @@ import pickle
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar, cast
@@ -127,15 +128,56 @@ def tree_digest(folders: Iterable[Path]) -> bytes:
     return digest.digest()
 
 
-def _read_package_digest() -> str:
+STATS = "stats"
+"""The folder of the package's digests, each under a key of its files' status (see :func:`_read_package_digest`)."""
+SETTLED_S = 2.0
+"""A digest is kept under its files' status only when no file changed in the last so many seconds: a file's
+change time has a coarse grain (a clock tick), so one written twice within a tick, keeping its size, could
+show the same status with other bytes."""
+
+
+def _status(folder: Path) -> tuple[str, float]:
+    """A key of the status of every file of :func:`tree_files` (its path, size, inode, modification and change
+    times in nanoseconds: any write changes the change time, which no tool can set back) and the latest
+    change time, in seconds."""
     digest = hashlib.sha256()
-    _tree(digest, package_root())
-    return digest.hexdigest()
+    latest = 0.0
+    for relative in tree_files(folder):
+        try:
+            found = os.stat(os.path.join(folder, relative))
+        except OSError:
+            digest.update(f"{relative}\x00unreadable\n".encode("utf-8", "surrogateescape"))
+            continue
+        latest = max(latest, found.st_ctime, found.st_mtime)
+        line = (
+            f"{relative}\x00{found.st_size}\x00{found.st_ino}\x00{found.st_mtime_ns}\x00{found.st_ctime_ns}\n"
+        )
+        digest.update(line.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest(), latest
+
+
+def _read_package_digest() -> str:
+    """The digest of the bytes of every file of the package. Reading and hashing them all takes tens of
+    milliseconds, a good part of a command's start, so the digest is kept under a key of the files' status
+    (:func:`_status`, a few milliseconds) and read again only when a file's status changed."""
+    folder = package_root()
+    status, latest = _status(folder)
+    stored = read(STATS, status)
+    if stored is not None and len(stored) == 64:
+        return stored.decode("ascii")
+    digest = hashlib.sha256()
+    _tree(digest, folder)
+    found = digest.hexdigest()
+    if time.time() - latest > SETTLED_S:
+        write(STATS, status, found.encode("ascii"))
+    return found
 
 
 def package_digest() -> str:
     """The digest of every file of the package, read now (not the once-per-process one of the keys)."""
-    return _read_package_digest()
+    digest = hashlib.sha256()
+    _tree(digest, package_root())
+    return digest.hexdigest()
 
 
 def installed_distributions() -> tuple[str, ...]:
@@ -264,6 +306,21 @@ def write(kind: str, entry_key: str, data: bytes, suffix: str = "") -> Path | No
     if where is None:
         return None
     return _store(where, data)
+
+
+def write_checked(kind: str, entry_key: str, data: bytes, suffix: str = "") -> None:
+    """Store an entry as :func:`write` does, except that one under an :func:`installed_key` is written when
+    the process ends (:func:`flush`), and only if the files are still as its key names them (as
+    :func:`pickled` does): bytes made while a file changed are never stored under the old files' key."""
+    where = path_for(kind, entry_key, suffix)
+    if where is None:
+        return
+    if entry_key in _ISSUED:
+        _PENDING[where] = (entry_key, data)
+        if len(_PENDING) >= _FLUSH_AT:
+            flush()
+    else:
+        _store(where, data)
 
 
 def _store(where: Path, data: bytes) -> Path | None:
