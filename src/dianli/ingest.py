@@ -92,7 +92,11 @@ def corpus_folder(folder: Path) -> tuple[Path, tuple[tuple[str, Path], ...]]:
     from dianli.corpus.witnesses import MANIFEST_FILE, WitnessManifest
     from dianli.datafile import load_model_path
 
-    if not folder.is_dir():
+    try:
+        is_folder = folder.is_dir()
+    except OSError:  # a name the file system refuses (too long …) names no folder
+        is_folder = False
+    if not is_folder:
         raise UnknownValueError("corpus folder", str(folder), ["an existing folder of witness folders"])
     single = (folder / MANIFEST_FILE).is_file()
     root = folder.parent if single else folder
