@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from rich.console import Console
 from rich.table import Table
 
-from dianli.cli.common import display_width, show_table, table_records
+from dianli.cli import common
+from dianli.cli.common import display_width, say, show_rows, show_table, table_records
 
 LONG = "迎春禮（立春前一日）於東郊 the welcoming of spring at the eastern suburb, read in full"
 
@@ -58,3 +61,78 @@ def test_records_leave_out_empty_cells_and_keep_the_title() -> None:
     assert lines[0] == "福州府 — 2016"
     assert sum(1 for line in lines if line.startswith("note")) == 1
     assert "date          2016-02-04" in lines
+
+
+ROWS = [
+    ["2016-02-04", "民國一百〇五年正月初一", LONG, ""],
+    ["2016-02-05", "民國一百〇五年正月初二", "鞭春", "computed"],
+]
+
+
+@pytest.mark.parametrize("width", [30, 80, 200])
+def test_plain_rows_piped_are_the_records_of_the_same_table(
+    width: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """:func:`show_rows` prints piped rows as :func:`table_records` prints the table of the same cells."""
+    table = Table("date", "Chinese date", "observance", "note", title="福州府 — 2016")
+    for row in ROWS:
+        table.add_row(*row)
+    monkeypatch.setattr(common, "_WIDTH", width)
+    show_rows("福州府 — 2016", ["date", "Chinese date", "observance", "note"], ROWS)
+    assert capsys.readouterr().out.splitlines() == table_records(table, width)
+
+
+@pytest.mark.parametrize(
+    ("line", "width", "expected"),
+    [
+        ("  short", 80, ["  short"]),
+        (
+            "  source: almanac table (時憲曆; a reconstruction)",
+            30,
+            ["  source: almanac table", "    (時憲曆; a reconstruction)"],
+        ),
+        ("[1] 迎春禮前一日", 10, ["[1]", "  迎春禮前", "  一日"]),
+        ("", 80, [""]),
+    ],
+)
+def test_say_wraps_under_the_line_s_own_indent(
+    line: str,
+    width: int,
+    expected: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(common, "_WIDTH", width)
+    say(line)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == expected
+    assert all(display_width(p) <= max(width, 10) for p in printed)
+
+
+@pytest.mark.parametrize(
+    ("given", "columns", "expected"),
+    [
+        (None, "100", 100),
+        (None, None, common.DEFAULT_WIDTH),
+        (60, "100", 60),
+        (None, "wide", common.DEFAULT_WIDTH),
+    ],
+)
+def test_the_width_is_the_option_then_columns_then_80(
+    given: int | None, columns: str | None, expected: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped (as under pytest): ``--width``, else ``COLUMNS``, else 80 — as rich's console takes it."""
+    monkeypatch.setattr(common, "_MADE", {})
+    monkeypatch.setattr(common, "_WIDTH", given)
+    monkeypatch.setattr(common.os, "get_terminal_size", _no_terminal)
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert common.width() == expected
+    if given is None:
+        assert Console(color_system=None).width == expected  # rich's own reading of the same settings
+
+
+def _no_terminal(descriptor: int = 1) -> os.terminal_size:
+    raise OSError(25, "Inappropriate ioctl for device")

@@ -94,10 +94,17 @@ def test_a_lazy_command_runs_like_the_registered_one() -> None:
     ("args", "not_loaded"),
     [
         # with the cache warm (the first run fills it): no pydantic for a date, no rites for a calendar
-        (["date", "乾隆十七年二月初一"], ["pydantic", "typer._adapters", "yaml", "numpy", "dianli.places"]),
+        # and, the text being plain, no rich
+        (
+            ["date", "乾隆十七年二月初一"],
+            ["pydantic", "typer._adapters", "yaml", "numpy", "dianli.places", "rich.console"],
+        ),
         (
             ["calendar", "1752", "--place", "臺灣府"],
-            ["dianli.rites.observances", "dianli.rites.model", "numpy", "skyfield", "icalendar", "yaml"],
+            [
+                *("dianli.rites.observances", "dianli.rites.model", "dianli.places", "pydantic"),
+                *("typer._adapters", "numpy", "skyfield", "icalendar", "yaml", "rich.console"),
+            ],
         ),
     ],
 )
@@ -118,13 +125,23 @@ def test_a_command_with_a_warm_cache_loads_less(args: list[str], not_loaded: lis
         ["--width", "5", "date", "乾隆十七年二月初一"],
         ["--width", "100", "date", "1752-03-16"],
         ["calendar", "abc"],
+        ["calendar", "１７５２", "--place", "臺灣府", "-r", "xianshi"],  # full-width digits: typer's own
+        ["calendar", "+1752", "--place", "臺灣府", "-r", "xianshi"],
+        ["calendar", "-1752"],
+        ["calendar", "0017"],
+        ["calendar", "17520000000000000000000000"],
+        ["--width", "1000", "date", "1752-03-16"],
+        ["--width", "1001", "date", "1752-03-16"],
+        ["--width", "19", "date", "1752-03-16"],
+        ["--width", "20", "date", "1752-03-16"],
+        ["--width", "8e1", "date", "1752-03-16"],
         ["calendar", "1752", "--place", "臺灣府", "--format", "xml"],
         ["calendar", "1752", "--place", "臺灣府", "-r", "xianshi", "-r", "祀先師", "-f", "json"],
     ],
 )
 def test_the_lazy_root_converts_values_as_typer_does(args: list[str]) -> None:
-    """The console script's plain conversion (no pydantic for a str, a choice, no value) gives what typer's
-    own gives, bad values included (typer's message)."""
+    """The console script's plain conversion (no pydantic for a str, a choice, an int in ASCII digits within
+    its bounds, no value) gives what typer's own gives, bad values and bounds included (typer's message)."""
     lazy = CliRunner().invoke(root_app(cls=LazyGroup), args, env={"COLUMNS": "80"})
     full = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
     assert (lazy.exit_code, lazy.output) == (full.exit_code, full.output)

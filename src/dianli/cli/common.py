@@ -1,4 +1,9 @@
-"""Helpers shared by the command modules: error reporting and output."""
+"""Helpers shared by the command modules: error reporting and output.
+
+rich is imported on first use, not with this module: :data:`console` and :data:`err_console` are made
+when a module first imports them (or an error is reported), and :func:`say` and :func:`show_rows` print
+plain text (piped output, records) without rich at all, so a command that prints plain lines starts
+without it."""
 
 from __future__ import annotations
 
@@ -7,22 +12,25 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
-from rich.console import Console, RenderableType
-from rich.markup import escape
-from rich.segment import Segment
-from rich.table import Table
-from rich.text import Text
 
 from dianli.api import DianliError, OutputPathError
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.table import Table
+
+    from dianli.cli.rich_console import SuppliedConsole
 
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 P = ParamSpec("P")
 R = TypeVar("R")
+DEFAULT_WIDTH = 80
+"""The width of text when the output is not a terminal and neither ``--width`` nor ``COLUMNS`` says."""
 
 
 def supplied_text(text: str) -> str:
@@ -34,20 +42,91 @@ def supplied_text(text: str) -> str:
     return supply(text)
 
 
-class SuppliedConsole(Console):
-    """A console that never prints a private-use code point: a character the transcription could not
-    encode is shown as the character another witness supplies, in 〔〕 (:func:`dianli.api.supply`)."""
+_MADE: dict[str, SuppliedConsole] = {}
+"""The consoles made so far: ``console`` (standard output) and ``err_console`` (standard error)."""
+_WIDTH: int | None = None
+"""``--width`` of the command being run, or None: the terminal's."""
 
-    def print(self, *objects: Any, **options: Any) -> None:
-        # text is supplied before it is laid out, so that a line keeps its width (〔須〕 is wider than a box)
-        super().print(*(supplied_text(o) if isinstance(o, str) else o for o in objects), **options)
+if TYPE_CHECKING:
+    console: SuppliedConsole
+    """Standard output as a rich console, made (and rich imported) when first imported or used."""
+    err_console: SuppliedConsole
+    """Standard error as a rich console, made likewise."""
 
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
-        return supplied_text(super()._render_buffer(buffer))  # whatever else reaches the screen
+
+def __getattr__(name: str) -> SuppliedConsole:
+    """``console`` and ``err_console``, each made on first use (PEP 562): a module that imports neither
+    (and prints with :func:`say` or :func:`show_rows`) runs without rich."""
+    if name not in ("console", "err_console"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _made(name)
 
 
-console = SuppliedConsole(highlight=False, soft_wrap=False)
-err_console = SuppliedConsole(stderr=True, highlight=False)
+def _made(name: str) -> SuppliedConsole:
+    if name not in _MADE:
+        from dianli.cli.rich_console import SuppliedConsole
+
+        made = SuppliedConsole(stderr=name == "err_console", highlight=False, soft_wrap=False)
+        made._width = _WIDTH
+        _MADE[name] = made
+    return _MADE[name]
+
+
+def set_width(width: int | None) -> None:
+    """Lay out the running command's text for ``width`` columns (None: the terminal's, or ``COLUMNS``, or
+    :data:`DEFAULT_WIDTH` when not a terminal), on the consoles made already and on those made later."""
+    global _WIDTH
+    _WIDTH = width
+    for made in _MADE.values():
+        made._width = width
+
+
+def width() -> int:
+    """The columns text is laid out in: ``--width``, else what rich's console takes (the first of stdin,
+    stdout, stderr that is a terminal, overridden by ``COLUMNS``), else :data:`DEFAULT_WIDTH`."""
+    if _WIDTH is not None:
+        return _WIDTH
+    if "console" in _MADE:
+        return _MADE["console"].width
+    found: int | None = None
+    for descriptor in (0, 1, 2):
+        try:
+            found = os.get_terminal_size(descriptor).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        break
+    columns = os.environ.get("COLUMNS")
+    if columns is not None and columns.isdigit():
+        found = int(columns)
+    return found or DEFAULT_WIDTH
+
+
+def is_terminal() -> bool:
+    """Whether standard output is a terminal (as rich's console sees it, when made)."""
+    if "console" in _MADE:
+        return _MADE["console"].is_terminal
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def say(*lines: str, indent: int = 2) -> None:
+    """Print plain lines on standard output (no markup), each wrapped to :func:`width` with its continuations
+    under its own leading spaces plus ``indent``; a private-use character is shown as its supplied one."""
+    shown = width()
+    out: list[str] = []
+    for line in lines:
+        for part in supplied_text(line).split("\n"):
+            if display_width(part) <= shown:
+                out.append(part)
+                continue
+            lead = len(part) - len(part.lstrip(" "))
+            out.extend(
+                " " * lead + piece for piece in wrap(part[lead:], max(10, shown - lead), indent=indent)
+            )
+    sys.stdout.write("\n".join(out) + "\n")
 
 
 def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
@@ -58,8 +137,12 @@ def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except DianliError as exc:
+            from rich.markup import escape
+
             # the message is data (ids, paths like parts[qisheng]), never markup
-            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+            _made("err_console").print(
+                f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False
+            )
             raise typer.Exit(2) from exc
 
     return wrapper
@@ -141,6 +224,9 @@ def wrap(text: str, width: int, indent: int = 2) -> list[str]:
 
 def _cell_text(cell: RenderableType) -> str:
     """The plain words of a table cell (markup and styles dropped, lines joined by spaces)."""
+    from rich.console import Console
+    from rich.text import Text
+
     if isinstance(cell, Text):
         return cell.plain
     if isinstance(cell, str):
@@ -156,18 +242,18 @@ def _header_text(table: Table, index: int) -> str:
     return header or f"column {index + 1}"
 
 
-def table_records(table: Table, width: int) -> list[str]:
-    """A table as records, one block per row: ``header  value`` lines, values wrapped under themselves
+def records(
+    title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], width: int, caption: str = ""
+) -> list[str]:
+    """Plain rows as records, one block per row: ``header  value`` lines, values wrapped under themselves
     within ``width`` display columns, empty cells left out — nothing cut, whatever the width."""
-    headers = [_header_text(table, i) for i in range(len(table.columns))]
+    headers = [h or f"column {i + 1}" for i, h in enumerate(headers)]
     label = min(max((display_width(h) for h in headers), default=0), max(8, width // 3))
     lines: list[str] = []
-    if table.title:
-        lines.extend([*wrap(_cell_text(table.title), width, indent=0), ""])
-    cells = [list(column.cells) for column in table.columns]
-    for row in range(table.row_count):
-        for header, column in zip(headers, cells, strict=True):
-            value = _cell_text(column[row]) if row < len(column) else ""
+    if title:
+        lines.extend([*wrap(title, width, indent=0), ""])
+    for row in rows:
+        for header, value in zip(headers, row, strict=False):
             if not value:
                 continue
             pad = " " * max(0, label - display_width(header))
@@ -179,16 +265,47 @@ def table_records(table: Table, width: int) -> list[str]:
             lines.append(f"{header}{pad}  {body[0]}")
             lines.extend(" " * (label + 2) + part for part in body[1:])
         lines.append("")
-    if table.caption:
-        lines.extend(wrap(_cell_text(table.caption), width, indent=0))
+    if caption:
+        lines.extend(wrap(caption, width, indent=0))
     return lines
+
+
+def table_records(table: Table, width: int) -> list[str]:
+    """A rich table as :func:`records` (markup and styles dropped)."""
+    cells = [list(column.cells) for column in table.columns]
+    rows = [
+        [_cell_text(column[row]) if row < len(column) else "" for column in cells]
+        for row in range(table.row_count)
+    ]
+    headers = [_header_text(table, i) for i in range(len(table.columns))]
+    title = _cell_text(table.title) if table.title else ""
+    caption = _cell_text(table.caption) if table.caption else ""
+    return records(title, headers, rows, width, caption)
+
+
+def show_rows(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """Plain rows (no markup) as :func:`show_table` shows a table; when the output is not a terminal, as
+    :func:`records` without making a table (nor importing rich)."""
+    if not is_terminal():
+        text = "\n".join(records(title, headers, [[supplied_text(c) for c in r] for r in rows], width()))
+        sys.stdout.write(text + "\n")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title) if title else None)
+    for header in headers:
+        table.add_column(Text(header))
+    for row in rows:
+        table.add_row(*(Text(supplied_text(cell)) for cell in row))
+    show_table(table)
 
 
 def show_table(table: Table, out: Console | None = None) -> None:
     """Print ``table`` without ever cutting a word: as a table when the console is a terminal and every
     column fits its longest word (cells fold rather than end in "…"), otherwise — piped, or too narrow —
     as plain records (see :func:`table_records`)."""
-    target = out or console
+    target = out or _made("console")
     for column in table.columns:  # supplied before the widths are measured (see SuppliedConsole)
         column._cells = [supplied_text(c) if isinstance(c, str) else c for c in column._cells]
     # the minimum width keeps each column's longest word whole (measured unclamped by the console's width);
@@ -205,7 +322,9 @@ def show_table(table: Table, out: Console | None = None) -> None:
 
 def print_item(item: RenderableType, out: Console | None = None) -> None:
     """Print one renderable; a table goes through :func:`show_table`, so no word of it is ever cut."""
+    from rich.table import Table
+
     if isinstance(item, Table):
         show_table(item, out)
     else:
-        (out or console).print(item)
+        (out or _made("console")).print(item)

@@ -28,7 +28,7 @@ from dianli.api import (
     read_day,
     year_name,
 )
-from dianli.cli.common import console, run_guarded
+from dianli.cli.common import run_guarded, say
 
 QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
 
@@ -116,42 +116,33 @@ def _print_namings(namings: tuple[DayNaming, ...], shown: str) -> None:
         calendar = {"SouthernMing": ", Southern Ming calendar", "Gregorian": ", Gregorian calendar"}.get(
             naming.era.dynasty.calendar, ""
         )
-        console.print(
-            f"  also {naming.label} ({naming.era.dynasty.name}{calendar})", markup=False, emoji=False
-        )
+        say(f"  also {naming.label} ({naming.era.dynasty.name}{calendar})")
 
 
 def _print_written(written: WrittenDate | None) -> None:
     if written is None:
         return
-    console.print(
+    say(
         f"  read as {written.label} ({written.era.dynasty.name}, {written.era.name} "
-        f"{written.era.first_year}–{written.era.last_year})",
-        markup=False,
-        emoji=False,
+        f"{written.era.first_year}–{written.era.last_year})"
     )
     for note in written.notes:
-        console.print(f"  note: {note}", markup=False, emoji=False)
+        say(f"  note: {note}")
 
 
 def _print_historical(described: DayDescription, written: WrittenDate | None) -> None:
     first = described.namings[0]
     julian = f"; Julian {described.julian}" if described.julian else ""
-    console.print(
-        f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}",
-        markup=False,
-        emoji=False,
-    )
+    say(f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}")
     month_gz = f"{described.month_ganzhi}月 " if described.month_ganzhi else ""
-    console.print(
-        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})",
-        emoji=False,
+    say(
+        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})"
     )
     _print_namings(described.namings, first.label)
     _print_written(written)
     calendars = dict.fromkeys(n.era.dynasty.calendar for n in described.namings)
     for calendar in calendars:
-        console.print(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}", markup=False, emoji=False)
+        say(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}")
 
 
 @run_guarded
@@ -193,6 +184,8 @@ def date_command(
                 record["written"] = _written_record(reading.written)
             import json
 
+            from dianli.cli.common import console
+
             console.print_json(json.dumps(record, ensure_ascii=False))
             return
         _print_historical(described, reading.written)
@@ -226,44 +219,34 @@ def date_command(
             }
         import json
 
+        from dianli.cli.common import console
+
         console.print_json(json.dumps(record, ensure_ascii=False))
         return
     term = info.solar_term
     month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
-    console.print(f"{info.day.isoformat()} ({info.weekday}) = {shown}", markup=False, emoji=False)
-    console.print(
-        f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})",
-        emoji=False,
-    )
+    say(f"{info.day.isoformat()} ({info.weekday}) = {shown}")
+    say(f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})")
     if info.chinese_date.year > QING_LAST_YEAR or name.note:
         where = f" at {place.name}" if place is not None else ""
-        console.print(
-            f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""),
-            markup=False,
-            emoji=False,
-        )
+        say(f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""))
     _print_namings(namings, info.chinese_date.label)
     _print_written(reading.written)
     if term:
         instant = beijing_apparent_time(term.jd_utc)
-        console.print(
+        say(
             f"  solar term {term.name}; computed instant {instant:%H:%M} Beijing apparent time "
-            f"({double_hour(instant)})",
-            emoji=False,
+            f"({double_hour(instant)})"
         )
         if place is not None:
             local = provincial_time(instant, place.longitude_deg)
-            console.print(
+            say(
                 f"  at {place.name} ({place.longitude_deg:.2f}°E, {provincial_offset_minutes(place.longitude_deg):+.1f} min "
-                f"from Beijing): {local:%H:%M} ({double_hour(local)})",
-                emoji=False,
+                f"from Beijing): {local:%H:%M} ({double_hour(local)})"
             )
     if info.reigning:
-        console.print(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})", emoji=False)
-    console.print(
-        f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})",
-        emoji=False,
-    )
+        say(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})")
+    say(f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,7 +4,8 @@ the rites.
 
 Typer converts every parameter's value with a pydantic ``TypeAdapter`` built when the value is converted;
 building the first loads pydantic, a good part of a command's start. :func:`lighten` gives the plain
-cases — no value given, a ``str`` given as text, an ``Enum`` given by one of its values — the conversion
+cases — no value given, a ``str`` given as text, an ``int`` given as ASCII digits (within the
+parameter's bounds), an ``Enum`` given by one of its values — the conversion
 typer's own adapter would make (typer's ``coerce_cli_choice`` for a choice), and hands every other value
 to typer's adapter, built then, so that messages for bad values stay typer's."""
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
+import typing
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -22,6 +25,15 @@ import typer.main
 
 from dianli.cli.commands import COMMANDS
 from dianli.cli.root import root_app
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+"""An integer as ASCII digits: converted without pydantic (any other text goes to typer's adapter)."""
+
+
+def _leaf(annotation: Any) -> Any:
+    """``int`` for ``int`` and ``int | None`` (an optional parameter's annotation), else ``annotation``."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    return args[0] if len(args) == 1 and type(None) in typing.get_args(annotation) else annotation
 
 
 @functools.cache
@@ -45,6 +57,11 @@ def _plain_conversion() -> type | None:
             if info.parser is None and getattr(info, "click_type", None) is None:
                 if annotation is str and type(value) is str:
                     return value  # typer's adapter: str(value), validated as str — the same string
+                if _leaf(annotation) is int and type(value) is str and _INTEGER.fullmatch(value):
+                    number = int(value)  # pydantic's lax int of the same digits: the same number
+                    low, high = info.min, info.max
+                    if (low is None or number >= low) and (high is None or number <= high):
+                        return number  # out of range, typer's adapter says so (or clamps)
                 if isinstance(annotation, type) and issubclass(annotation, Enum):
                     try:
                         return coerce_cli_choice(

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
-from rich.table import Table
 
 from dianli import cache
 from dianli.api import (
@@ -19,17 +18,11 @@ from dianli.api import (
     RITE_FIRST_YEAR,
     DianliError,
     OutOfRangeError,
-    Place,
-    default_place,
-    get_place,
-    parse_day,
-    place_chinese_date_label,
-    place_year_name,
 )
-from dianli.cli.common import check_output_path, console, run_guarded, show_table, write_file
+from dianli.cli.common import check_output_path, run_guarded, say, show_rows, write_file
 
 if TYPE_CHECKING:
-    from dianli.api import Occurrence
+    from dianli.api import JsonValue, Occurrence, Place
 
 
 class OutputFormat(StrEnum):
@@ -39,6 +32,10 @@ class OutputFormat(StrEnum):
 
 FIRST_YEAR, LAST_YEAR = RITE_FIRST_YEAR, CALENDAR_LAST_YEAR
 QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
+COLUMNS = ("date", "weekday", "Chinese date", "rite", "observance", "time", "source", "witness")
+"""The columns of a year's table, as the reader reads them."""
+_DAY_LIBRARIES = ("pydantic", "PyYAML", "chinesecalendar-py", "lunar-python", "skyfield", "jplephem", "de405")
+"""The libraries whose code or data a year's days depend on, beside :data:`dianli.cache.LIBRARIES`."""
 
 
 class Year(NamedTuple):
@@ -46,6 +43,29 @@ class Year(NamedTuple):
 
     occurrences: tuple[Occurrence, ...]
     names: dict[str, str]
+
+
+class YearView(NamedTuple):
+    """One year of a place's calendar as a reader is shown it — plain text and JSON values only, so that
+    showing a kept one needs neither the places, the rites nor pydantic: the table's title, its rows
+    (:data:`COLUMNS`), the footnotes its rows point to, and the JSON records of ``--format json``."""
+
+    title: str
+    rows: tuple[tuple[str, ...], ...]
+    footnotes: tuple[str, ...]
+    records: tuple[dict[str, JsonValue], ...]
+
+
+def _where(place: Place, place_name: str | None, year: int) -> Place | str:
+    """What the rites are resolved for: the unit as it stood that year, or after the Qing the name asked."""
+    return place if year <= QING_LAST_YEAR or place_name is None else place_name
+
+
+def _place(place_name: str | None, first_year: int) -> Place:
+    """The unit a name means in the first year asked (a name means the unit that bore it then)."""
+    from dianli.api import default_place, get_place  # the places load only here
+
+    return get_place(place_name, first_year) if place_name is not None else default_place()
 
 
 def _year(
@@ -59,46 +79,26 @@ def _year(
     practice: str | None,
 ) -> Year:
     """The observances of one year, the rites of one occasion (崇聖祠, then 文廟 …) together in the order
-    their data gives, with the names a reader reads for their rite and witness ids. Kept in the on-disk cache (:mod:`dianli.cache`) under a key naming every argument,
-    every file of the package and of the extra witness folders (code, rites, witnesses, places) and the
-    versions of the libraries that compute days: the rites are only loaded when the year is not there."""
+    their data gives, with the names a reader reads for their rite and witness ids."""
+    from dianli.api import observances_for, occasion_calendar, rite_label, witness_label
 
-    def make() -> Year:
-        from dianli.api import observances_for, occasion_calendar, rite_label, witness_label
-
-        found = observances_for(where, year, rites, overrides, related, witness, practice)
-        occurrences = occasion_calendar(found, place_id, year, witness)
-        names = {o.rite: rite_label(o.rite) for o in occurrences}
-        names |= {o.cite.witness: witness_label(o.cite.witness) for o in occurrences}
-        return Year(occurrences, names)
-
-    entry = cache.installed_key(
-        "cli.calendar.year",
-        repr((where if isinstance(where, str) else ("place", where.id), place_id, year)),
-        repr((rites, sorted(overrides.items()), related, witness, practice)),
-        cache.versions(
-            "pydantic",
-            "PyYAML",
-            "chinesecalendar-py",
-            "lunar-python",
-            "skyfield",
-            "jplephem",
-            "de405",
-            "numpy",
-        ),
-    )
-    return cache.pickled(cache.DERIVED, entry, make)
+    found = observances_for(where, year, rites, overrides, related, witness, practice)
+    occurrences = occasion_calendar(found, place_id, year, witness)
+    names = {o.rite: rite_label(o.rite) for o in occurrences}
+    names |= {o.cite.witness: witness_label(o.cite.witness) for o in occurrences}
+    return Year(occurrences, names)
 
 
 def _source_label(occ: Occurrence) -> str:
     return occ.source.value if occ.source else "open"
 
 
-def _print_year(place: Place, year: int, found: Year) -> None:
+def _view(place: Place, year: int, found: Year) -> YearView:
+    """A year as the reader is shown it (see :class:`YearView`)."""
+    from dianli.api import occurrence_record, place_chinese_date_label, place_year_name
+
     occurrences, names = found
-    table = Table(title=f"{place.nearest(year).name} — {place_year_name(year, place).label}")
-    for column in ("date", "weekday", "Chinese date", "rite", "observance", "time", "source", "witness"):
-        table.add_column(column)
+    rows: list[tuple[str, ...]] = []
     footnotes: list[str] = []
     for occ in occurrences:
         mark = ""
@@ -108,19 +108,61 @@ def _print_year(place: Place, year: int, found: Year) -> None:
         if details and occ.part is None:
             footnotes.append("; ".join(details))
             mark = f" [{len(footnotes)}]"
-        table.add_row(
-            occ.day.isoformat() if occ.day else "—",
-            occ.weekday or "",
-            place_chinese_date_label(occ.chinese_date, place) if occ.chinese_date else "",
-            names.get(occ.rite, occ.rite),
-            occ.name + mark,
-            occ.time_label or "",
-            _source_label(occ),
-            names.get(occ.cite.witness, occ.cite.witness),
+        rows.append(
+            (
+                occ.day.isoformat() if occ.day else "—",
+                occ.weekday or "",
+                place_chinese_date_label(occ.chinese_date, place) if occ.chinese_date else "",
+                names.get(occ.rite, occ.rite),
+                occ.name + mark,
+                occ.time_label or "",
+                _source_label(occ),
+                names.get(occ.cite.witness, occ.cite.witness),
+            )
         )
-    show_table(table)
-    for number, text in enumerate(footnotes, 1):
-        console.print(f"[{number}] {text}", markup=False)
+    title = f"{place.nearest(year).name} — {place_year_name(year, place).label}"
+    records = tuple(dict(occurrence_record(o, place), year=year) for o in occurrences)
+    return YearView(title, tuple(rows), tuple(footnotes), records)
+
+
+class _Asked(NamedTuple):
+    """What ``dianli calendar`` was asked, as typed (the place as a name, or None for the default)."""
+
+    place_name: str | None
+    first_year: int
+    rites: list[str] | None
+    overrides: dict[str, date]
+    related: bool
+    witness: str | None
+    practice: str | None
+
+
+def _year_view(asked: _Asked, year: int) -> YearView:
+    """One year as shown, kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the arguments
+    as typed, every file of the package and of the extra witness folders (code, rites, witnesses, places)
+    and the versions of the libraries that compute days: the places and the rites are loaded only when
+    the year is not kept. A name the data does not know raises before anything is kept."""
+
+    def make() -> YearView:
+        place = _place(asked.place_name, asked.first_year)
+        where = _where(place, asked.place_name, year)
+        found = _year(
+            where, place.id, year, asked.rites, asked.overrides, asked.related, asked.witness, asked.practice
+        )
+        return _view(place, year, found)
+
+    entry = cache.installed_key(
+        "cli.calendar.view",
+        repr((asked.place_name, asked.first_year, year, asked.rites, sorted(asked.overrides.items()))),
+        repr((asked.related, asked.witness, asked.practice)),
+        cache.versions(*_DAY_LIBRARIES),
+    )
+    return cache.pickled(cache.DERIVED, entry, make)
+
+
+def _print_year(view: YearView) -> None:
+    show_rows(view.title, COLUMNS, view.rows)
+    say(*(f"[{number}] {text}" for number, text in enumerate(view.footnotes, 1)), indent=0)
 
 
 @run_guarded
@@ -192,45 +234,48 @@ def calendar_command(
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
     if ics is not None:
         check_output_path(ics)
-    # a name means the unit that bore it in the first year
-    place = get_place(place_name, years[0]) if place_name is not None else default_place()
     overrides: dict[str, date] = {}
     if days:
-        from dianli.api import parse_authority_days  # the rites load only when days are given
+        from dianli.api import parse_authority_days, parse_day  # the rites load only when days are given
 
         overrides = parse_authority_days(days, len(years), parse_day)
-    results: list[tuple[int, Year]] = []
+    asked = _Asked(place_name, years[0], rites, overrides, related, witness, practice)
+    views: list[YearView] = []
     if len(years) > 1:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        from dianli.cli.common import console
+
+        place = _place(place_name, years[0])  # an unknown name is said before the bar starts
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{place.name}", total=len(years))
             for y in years:
-                where = place if y <= QING_LAST_YEAR or place_name is None else place_name
-                results.append((y, _year(where, place.id, y, rites, overrides, related, witness, practice)))
+                views.append(_year_view(asked, y))
                 progress.advance(task)
     else:
-        where = place if years[0] <= QING_LAST_YEAR or place_name is None else place_name
-        results.append(
-            (years[0], _year(where, place.id, years[0], rites, overrides, related, witness, practice))
-        )
+        views.append(_year_view(asked, years[0]))
     if ics is not None:
         from dianli.api import to_ical  # icalendar loads only when a file is asked for
 
-        write_file(ics, to_ical((o for _, found in results for o in found.occurrences), place))
+        place = _place(place_name, years[0])
+        occurrences = (
+            o
+            for y in years
+            for o in _year(
+                _where(place, place_name, y), place.id, y, rites, overrides, related, witness, practice
+            ).occurrences
+        )
+        write_file(ics, to_ical(occurrences, place))
     if output_format is OutputFormat.json:
-        from dianli.api import occurrence_record
+        from dianli.cli.common import console
 
-        records = [
-            dict(occurrence_record(o, place), year=y) for y, found in results for o in found.occurrences
-        ]
-        console.print_json(json.dumps(records, ensure_ascii=False))
+        console.print_json(json.dumps([r for view in views for r in view.records], ensure_ascii=False))
         return
-    for y, found in results:
-        _print_year(place, y, found)
+    for view in views:
+        _print_year(view)
     if ics is not None:
-        console.print(f"iCalendar written to {ics}")
+        say(f"iCalendar written to {ics}", indent=0)
 
 
 def register(app: typer.Typer) -> None:

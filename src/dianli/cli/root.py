@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from dianli import __version__
-from dianli.cli.common import console, err_console
+from dianli.cli.common import set_width
 
 HELP = (
     "dianli (典禮): the Qing ritual code of Fujian and Taiwan — texts, rites, dates, music and dance, "
@@ -36,10 +36,9 @@ def _root(
     ),
 ) -> None:
     """dianli (典禮)."""
-    for shown in (console, err_console):
-        # set for this command only: without --width the terminal's (or COLUMNS') width again, so that one
-        # process running many commands (the tests, a shell) never keeps an earlier command's width
-        shown._width = width
+    # set for this command only: without --width the terminal's (or COLUMNS') width again, so that one
+    # process running many commands (the tests, a shell) never keeps an earlier command's width
+    set_width(width)
 
 
 def root_app(**settings: Any) -> typer.Typer:
