@@ -91,7 +91,7 @@ def test_plain_rows_piped_are_the_records_of_the_same_table(
             30,
             ["  source: almanac table", "    (時憲曆; a reconstruction)"],
         ),
-        ("[1] 迎春禮前一日", 10, ["[1]", "  迎春禮前", "  一日"]),
+        ("[1] 迎春禮前一日", 10, ["[1] 迎春禮", "  前一日"]),
         ("", 80, [""]),
     ],
 )

@@ -176,7 +176,7 @@ def test_fingering_of_another_witness_ends_with_its_rule() -> None:
     # by its title (two juan of one book share the short title 汀州府志, #14)
     assert lines[0] == "琴\t琴，七徽二弦，左手食指按，右手中指勾\t[汀州府志 卷之十一]"
     assert lines[-1] == "\t凡太四谱皆仿此\t[汀州府志 卷之十一]"
-    assert len(lines) == 10
+    assert len([line for line in lines if not line.startswith(" ")]) == 10  # a long one continues below
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,8 @@ from dianli.api import (
     measure_alignment,
     witness_ids,
 )
-from dianli.cli.common import run_guarded, write_file, write_text_output
+from dianli.cli.common import console, run_guarded, write_file, write_text_output
+from dianli.cli.lines import fit_text
 
 
 class Format(StrEnum):
@@ -30,6 +31,9 @@ class Format(StrEnum):
 
 
 CLASS_NAMES = ("same", "variant", "new")
+CLAUSE_COLUMN = 31
+"""Where a clause begins on its line of the text (after its class and section, see
+:func:`dianli.api.alignment_lines`): its continuations align under it when the width leaves room."""
 
 
 def register(app: typer.Typer) -> None:
@@ -94,4 +98,9 @@ def register(app: typer.Typer) -> None:
                 f"precision of automatic same {measured.precision:.1%} ({measured.correct}/{measured.automatic}; "
                 f"{measured.precision_nested:.1%} counting the enclosing part or the enclosed step as right)"
             )
-        write_text_output("\n".join([*head, *alignment_lines(result, classes)]), out)
+        lines = alignment_lines(result, classes)
+        if out is None or out == "-":  # on the screen: long lines wrapped, a clause's under the clause
+            width = console.width
+            hang = CLAUSE_COLUMN if width >= 2 * CLAUSE_COLUMN else 2
+            head, lines = [fit_text("\n".join(head), width)], [fit_text(x, width, hang) for x in lines]
+        write_text_output("\n".join([*head, *lines]), out)

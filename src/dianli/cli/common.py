@@ -116,16 +116,12 @@ def say(*lines: str, indent: int = 2) -> None:
     """Print plain lines on standard output (no markup), each wrapped to :func:`width` with its continuations
     under its own leading spaces plus ``indent``; a private-use character is shown as its supplied one."""
     shown = width()
-    out: list[str] = []
-    for line in lines:
-        for part in supplied_text(line).split("\n"):
-            if display_width(part) <= shown:
-                out.append(part)
-                continue
-            lead = len(part) - len(part.lstrip(" "))
-            out.extend(
-                " " * lead + piece for piece in wrap(part[lead:], max(10, shown - lead), indent=indent)
-            )
+    out = [
+        part
+        for line in lines
+        for text in supplied_text(line).split("\n")
+        for part in wrap(text, shown, indent)
+    ]
     sys.stdout.write("\n".join(out) + "\n")
 
 
@@ -197,29 +193,12 @@ def display_width(text: str) -> int:
 
 
 def wrap(text: str, width: int, indent: int = 2) -> list[str]:
-    """``text`` in lines of at most ``width`` display columns (continuations indented), broken at spaces,
-    or inside a run of wide characters, which has none."""
-    text = supplied_text(text)  # measured as shown: 〔須〕 for a character the transcription could not encode
-    lines: list[str] = []
-    line, used = "", 0  # the line so far and its display width (kept, not re-measured per word)
-    for word in text.split(" "):
-        size = display_width(word)
-        if (not line and used + size <= width) or (line and used + 1 + size <= width):
-            line, used = (f"{line} {word}", used + 1 + size) if line else (word, size)
-            continue
-        if line:
-            lines.append(line)
-        line, used = " " * indent + word, indent + size
-        while used > width:
-            cut, shown = len(line), used
-            while cut > indent + 1 and shown > width:
-                cut -= 1
-                shown -= display_width(line[cut])
-            lines.append(line[:cut])
-            line = " " * indent + line[cut:]
-            used = display_width(line)
-    lines.append(line)
-    return lines
+    """``text`` (one line) in lines of at most ``width`` display columns, continuations ``indent`` columns
+    further in than the line itself — :func:`dianli.cli.lines.fit_line`, the command line's one way of
+    breaking a line (at spaces, or between wide characters, no word cut)."""
+    from dianli.cli.lines import fit_line
+
+    return fit_line(supplied_text(text), width, hang=indent)
 
 
 def _cell_text(cell: RenderableType) -> str:

@@ -30,6 +30,7 @@ from dianli.api import (
     witness_label,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, write_file, write_text_output
+from dianli.cli.lines import write_fitted
 
 FORMATS = ("text", "json")
 REPORTS = ("asymmetries",)
@@ -109,12 +110,10 @@ def dance(
         if html:
             raise DianliError("--html is for a movement, not for 'asymmetries'")
         payload: Any = {"asymmetries": dance_asymmetries_json(), "emendations": _emendations_json()}
-        text = (
-            json.dumps(payload, ensure_ascii=False, indent=2)
-            if output_format == "json"
-            else _asymmetries_text()
-        )
-        write_text_output(text, out)
+        if output_format == "json":
+            write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out)
+        else:
+            write_fitted(_asymmetries_text(), out)
         return
     mov = dance_movement(movement)
     if html:
@@ -135,7 +134,7 @@ def dance(
         }
         write_text_output(json.dumps(data, ensure_ascii=False, indent=1), out)
         return
-    write_text_output(_poses_text(mov.id, witness), out)
+    write_fitted(_poses_text(mov.id, witness), out)
 
 
 def _emendations_json() -> list[dict[str, str]]:

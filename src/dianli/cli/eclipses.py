@@ -23,6 +23,7 @@ from dianli.api import (
     to_chinese,
 )
 from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.lines import write_fitted
 
 
 class Format(StrEnum):
@@ -133,7 +134,7 @@ def eclipses_command(
         }
         write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out)
         return
-    write_text_output(render_text(place, year, found), out)
+    write_fitted(render_text(place, year, found), out)
 
 
 def register(app: typer.Typer) -> None:

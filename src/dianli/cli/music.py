@@ -35,6 +35,7 @@ from dianli.api import (
     witness_label,
 )
 from dianli.cli.common import check_output_path, console, run_guarded, wrap, write_text_output, writing_to
+from dianli.cli.lines import TAB, write_fitted
 
 SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
 APPARATUS_FORMATS = ("text", "json")
@@ -91,7 +92,7 @@ def _fingering(note: str | None, witness: str | None) -> None:
     if witness is not None:  # the default listing stays as it was
         rule = fingering_rule(note, witness)
         lines += [f"\t{rule.quote}\t[{witness_label(rule.witness)}]"] if rule else []
-    write_text_output("\n".join(lines), None)
+    write_fitted("\n".join(lines), hang=TAB)  # a long line continues under its text, at the first tab stop
 
 
 def _instrument(name: str | None, as_json: bool) -> None:
@@ -114,7 +115,7 @@ def _instrument(name: str | None, as_json: bool) -> None:
     for witness in dict.fromkeys(c.witness for c in x.description):
         lines.append(f"  [{witness}]")
         lines += [f"    {c.quote}" for c in x.described_in(witness)]
-    write_text_output("\n".join(lines), None)
+    write_fitted("\n".join(lines))
 
 
 def _cents(as_json: bool) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -36,6 +35,7 @@ from dianli.api import (
     witness_label,
 )
 from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
+from dianli.cli.common import width as layout_width
 
 GAP = 1
 """Spaces between two columns of a text table."""
@@ -250,7 +250,7 @@ def places_command(
         if year is None:
             raise DianliError(f"--svg {svg} needs --year Y as well: the map shows the units of one year")
         write_file(svg, places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"))
-    width = shutil.get_terminal_size((80, 24)).columns
+    width = layout_width()  # the terminal's, --width, or 80 when piped
     if fmt is Format.json:
         if year is not None:
             payload: dict[str, object] = {"year": year, "units": _year_records(year)}

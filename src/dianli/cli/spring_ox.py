@@ -22,6 +22,7 @@ from dianli.api import (
     spring_ox_text,
 )
 from dianli.cli.common import check_output_path, run_guarded, write_file, write_text_output
+from dianli.cli.lines import write_fitted
 
 
 class OutputFormat(StrEnum):
@@ -67,7 +68,7 @@ def _spring_ox(
     if output_format is OutputFormat.json:
         write_text_output(json.dumps(spring_ox_json(result), ensure_ascii=False, indent=2), None)
     else:
-        write_text_output(spring_ox_text(result), None)
+        write_fitted(spring_ox_text(result))
     if svg is not None:
         write_file(svg, spring_ox_svg(result))
         typer.echo(f"picture written to {svg}", err=True)

@@ -10,6 +10,7 @@ import typer
 
 from dianli.api import PlaceTemples, Temple, temples, witness_label
 from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.lines import write_fitted
 
 
 class Format(StrEnum):
@@ -65,5 +66,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The 祠祀 of 臺灣府 and its 縣/廳 as their witness lists them: name, location, founder, year, notes."""
         entries = temples(place)
-        text = render_json(entries) if fmt is Format.json else render_text(entries)
-        write_text_output(text, out)
+        if fmt is Format.json:
+            write_text_output(render_json(entries), out)
+        else:
+            write_fitted(render_text(entries), out)

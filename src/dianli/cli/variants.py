@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shutil
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -29,6 +28,7 @@ from dianli.api import (
     witness_label,
 )
 from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
+from dianli.cli.common import width as layout_width
 
 LABEL = 11
 """Width of the field names (``stated by`` …) of a reading."""
@@ -197,7 +197,7 @@ def variants_command(
     elif fmt is Format.csv:
         write_text_output(csv_report(rules), out)
     else:
-        write_text_output(text_report(rules, shutil.get_terminal_size((80, 24)).columns), out)
+        write_text_output(text_report(rules, layout_width()), out)
 
 
 def register(app: typer.Typer) -> None:

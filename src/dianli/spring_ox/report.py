@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from dianli.corpus.labels import witness_label
@@ -126,9 +125,7 @@ def side_by_side_lines(rows: tuple[SideBySide, ...]) -> list[str]:
         out.append(f"  {row.label}")
         for words, holders in row.readings:
             out.append(f"    {words}")
-            out += textwrap.wrap(
-                f"← {_holders_text(holders)}", 78, initial_indent=" " * 8, subsequent_indent=" " * 10
-            )
+            out.append(f"        ← {_holders_text(holders)}")  # one line: the reader wraps it to its width
         if row.silent:
             out.append(f"    not stated by: {', '.join(_rule_set_name(h.rule_set) for h in row.silent)}")
     return out
