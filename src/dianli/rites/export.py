@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
-from icalendar import Calendar, Event
-
 from dianli import __version__
 from dianli.places.places import Place
 from dianli.places.regions import place_chinese_date_label
@@ -42,6 +40,8 @@ def _uid(occ: Occurrence, place: Place) -> str:
 
 def to_ical(occurrences: Iterable[Occurrence], place: Place, stamp: datetime | None = None) -> bytes:
     """An iCalendar file of the dated entries (all-day events); undatable entries are left out."""
+    from icalendar import Calendar, Event  # loaded when a file is written, not for the records
+
     cal = Calendar()
     cal.add("prodid", f"-//dianli {__version__}//典禮 ritual calendar//ZH")
     cal.add("version", "2.0")

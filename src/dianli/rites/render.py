@@ -10,7 +10,6 @@ from typing import Any
 
 from dianli.corpus.cite import Citation
 from dianli.corpus.labels import witness_label
-from dianli.music.schema import movements_data
 from dianli.rites.model import MUSIC_ACTION_NAMES, Element, Step, Venue
 from dianli.rites.resolve import ResolvedRite, inherited_from, preferred_citations
 from dianli.rites.vocabulary import postures
@@ -161,6 +160,8 @@ def venue_line(venue: Venue) -> str:
 
 @functools.cache
 def _movement_labels() -> dict[str, str]:
+    from dianli.music.schema import movements_data  # the music's data load only when a movement is named
+
     return {m.id: f"{m.name}（{m.tune}）" for m in movements_data().movements}
 
 
