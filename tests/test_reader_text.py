@@ -188,3 +188,27 @@ def test_the_tour_shows_no_id(line: str, tmp_path: Path, monkeypatch: pytest.Mon
     for data_id in [i for i in found if i in typed or data_ids()[i] in allowed]:
         del found[data_id]
     assert not found, shown(result.output, found)
+
+
+SEED_NUMBER = re.compile(r"(?<!Volume )\b00[0-9]\b")
+"""A transcription's file number (001 for 臺灣府志 …): the developers' name of a witness, not a reader's
+(a printed volume's number, "Volume 009", is a reader's)."""
+
+
+def _data_files() -> list[Path]:
+    package = Path(__file__).resolve().parents[1] / "src" / "dianli"
+    return sorted(p for p in package.rglob("*.yaml") if "witnesses" not in p.relative_to(package).parts[:2])
+
+
+@pytest.mark.parametrize(
+    "path", _data_files(), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}"
+)
+def test_data_text_names_witnesses_as_readers_do(path: Path) -> None:
+    """Notes, glosses and assumptions (shown in the booklet, the pages and the CLI) name a witness by its
+    title, never by its transcription's file number; comments, for developers, may."""
+    numbered = [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if not line.lstrip().startswith("#") and SEED_NUMBER.search(line.split(" #")[0])
+    ]
+    assert numbered == []
