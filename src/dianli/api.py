@@ -214,6 +214,7 @@ if TYPE_CHECKING:
     from dianli.music.instruments import (
         Fingering,
         Instrument,
+        family_name,
         fingering,
         fingering_gloss,
         fingering_rule,
@@ -612,6 +613,7 @@ __all__: list[str] = [
     "exhibit_names",
     "expand",
     "extract_dates",
+    "family_name",
     "fasting_window",
     "fill_date_clause",
     "filled_texts",

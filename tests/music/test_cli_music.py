@@ -88,6 +88,23 @@ def test_instrument_shows_its_description_per_witness(name: str, expected: str) 
 
 
 @pytest.mark.parametrize(
+    ("name", "first", "not_shown"),
+    [
+        ("編鐘", "編鐘 (金)", ["bianzhong", "taiwan-fuzhi-9", "jin"]),
+        ("埙", "塤 (土)", ["xun", "tingzhou-fuzhi"]),
+    ],
+)
+def test_instrument_names_its_family_and_witnesses_as_readers_do(
+    name: str, first: str, not_shown: list[str]
+) -> None:
+    out = _run("instrument", name)
+    assert out.startswith(first)
+    assert "[臺灣府志]" in out
+    for word in not_shown:
+        assert word not in out
+
+
+@pytest.mark.parametrize(
     "args",
     [
         ["咸", "-f", "json"],

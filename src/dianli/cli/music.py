@@ -22,6 +22,7 @@ from dianli.api import (
     cents_table,
     default_huangzhong_hz,
     default_timing,
+    family_name,
     fingering,
     fingering_rule,
     instrument,
@@ -110,10 +111,10 @@ def _instrument(name: str | None, as_json: bool) -> None:
         }
         write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), None)
         return
-    lines = [f"{x.name} ({x.id}, {x.family})  {x.cite.quote}  [{x.cite.witness}]"]
-    lines += [f"  {d.what}: {d.text}  [{d.cite.witness}]" for d in x.dimensions]
+    lines = [f"{x.name} ({family_name(x.family)})  {x.cite.quote}  [{witness_label(x.cite.witness)}]"]
+    lines += [f"  {d.what}: {d.text}  [{witness_label(d.cite.witness)}]" for d in x.dimensions]
     for witness in dict.fromkeys(c.witness for c in x.description):
-        lines.append(f"  [{witness}]")
+        lines.append(f"  [{witness_label(witness)}]")
         lines += [f"    {c.quote}" for c in x.described_in(witness)]
     write_fitted("\n".join(lines))
 

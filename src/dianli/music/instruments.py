@@ -61,6 +61,14 @@ class Fingering:
     cite: Citation
 
 
+def family_name(family: str) -> str:
+    """The name (金, 石 … 麾, 舞器, 歌) of an instrument family, by its id (``jin``)."""
+    names = {f.id: f.name for f in instruments_data().families}
+    if family not in names:
+        raise UnknownValueError("instrument family", family, [f"{k} ({v})" for k, v in names.items()])
+    return names[family]
+
+
 @functools.lru_cache(maxsize=1)
 def instruments() -> tuple[Instrument, ...]:
     """Every instrument in the order of the witness."""
