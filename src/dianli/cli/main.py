@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import re
 import typing
 from dataclasses import dataclass
@@ -127,6 +128,23 @@ class LazyGroup(typer.core.TyperGroup):
         params = super().get_params(ctx)  # the root's own options (--width …) and its help option
         lighten(params)
         return list(params)
+
+    def format_help_text(self, ctx: Any, formatter: Any) -> None:
+        """The root's help, wrapped in display columns (click counts characters: a line with 典禮 would be
+        two columns too wide)."""
+        from dianli.cli.common import wrap
+
+        text = inspect.cleandoc(self.help or "")
+        if not text:
+            return
+        formatter.write_paragraph()
+        with formatter.indentation():
+            room = max(formatter.width - formatter.current_indent, 20)
+            for number, paragraph in enumerate(text.split("\n\n")):
+                if number:
+                    formatter.write_paragraph()
+                for line in wrap(" ".join(paragraph.split()), room, indent=0):
+                    formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
 
     def list_commands(self, ctx: Any) -> list[str]:
         return [*self.commands, *(name for name in COMMANDS if name not in self.commands)]

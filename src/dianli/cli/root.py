@@ -8,7 +8,10 @@ from typing import Any
 import typer
 
 from dianli import __version__
+from dianli.cli import rich_fix
 from dianli.cli.common import set_width
+
+rich_fix.install()  # rich's wrapping of wide characters, for the help panels and the tables
 
 HELP = (
     "dianli (典禮): the Qing ritual code of Fujian and Taiwan — texts, rites, dates, music and dance, "
