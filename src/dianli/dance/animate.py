@@ -11,27 +11,18 @@ import base64
 import html
 import json
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dianli.corpus.normalise import fold
-from dianli.corpus.witnesses import load_witness
+from dianli import cache
 from dianli.dance.audio import Audio
-from dianli.dance.formation import formation
-from dianli.dance.gloss import glosses
-from dianli.dance.mirror import asymmetries
-from dianli.dance.notation import (
-    CharacterNotation,
-    RankClause,
-    dance_witnesses,
-    default_dance_witness,
-    movement,
-    parse_movement,
-)
-from dianli.dance.pose import FilePose, character_poses, figure, rest_state
-from dianli.dance.schema import formation_data
-from dianli.dance.timing import Timing, character_timing
-from dianli.dance.vocabulary import vocabulary
-from dianli.errors import UnknownValueError
+
+if TYPE_CHECKING:
+    from dianli.dance.notation import CharacterNotation, RankClause
+    from dianli.dance.pose import FilePose
+    from dianli.dance.timing import Timing
+
+CACHE_NAME = "dance.animation_data"
+"""The name of the animation's data in the on-disk cache (:func:`animation_data`)."""
 
 
 def _template(name: str) -> str:
@@ -39,6 +30,8 @@ def _template(name: str) -> str:
 
 
 def _clauses_json(clauses: tuple[RankClause, ...]) -> list[dict[str, Any]]:
+    from dianli.dance.vocabulary import vocabulary
+
     vocab = vocabulary()
     return [
         {
@@ -50,6 +43,8 @@ def _clauses_json(clauses: tuple[RankClause, ...]) -> list[dict[str, Any]]:
 
 
 def _flags(note: CharacterNotation) -> list[dict[str, str]]:
+    from dianli.dance.mirror import asymmetries
+
     flags: list[dict[str, str]] = []
     for asym in asymmetries():
         if (asym.movement, asym.index) != (note.movement, note.index):
@@ -70,6 +65,9 @@ def _flags(note: CharacterNotation) -> list[dict[str, str]]:
 def _other_char(other: str, char: str, witness: str, own: str) -> bool:
     """Whether another witness writes the sung character differently: any other form in a witness of
     the same script (羣 for 群), only another character on the folding key across scripts (覺 is 觉)."""
+    from dianli.corpus.normalise import fold
+    from dianli.corpus.witnesses import load_witness
+
     if load_witness(other).info.script == load_witness(witness).info.script:
         return char != own
     return fold(char) != fold(own)
@@ -87,7 +85,28 @@ def _poses_json(poses: dict[tuple[str, int], FilePose], files: int) -> tuple[dic
 def animation_data(
     movement_name: str, witness: str | None = None, timing: Timing | None = None
 ) -> dict[str, Any]:
-    """Everything the page draws, as plain data (``witness`` defaults to :func:`default_dance_witness`)."""
+    """Everything the page draws, as plain data (``witness`` defaults to :func:`dianli.dance.notation.
+    default_dance_witness`). With the music's own timing (``timing`` None) it is made from the package's
+    data alone, so it is kept in the on-disk cache (:mod:`dianli.cache`) under a key of every file of the
+    package and of the extra witness folders, the libraries and the arguments: a booklet for a new place
+    or year reuses its dances, and an edit of any file makes them again."""
+    if timing is not None:
+        return _animation_data(movement_name, witness, timing)
+    entry = cache.installed_key(CACHE_NAME, movement_name, "" if witness is None else f"witness {witness}")
+    return cache.pickled(cache.DERIVED, entry, lambda: _animation_data(movement_name, witness, None))
+
+
+def _animation_data(movement_name: str, witness: str | None, timing: Timing | None) -> dict[str, Any]:
+    from dianli.corpus.normalise import fold
+    from dianli.corpus.witnesses import load_witness
+    from dianli.dance.formation import formation
+    from dianli.dance.gloss import glosses
+    from dianli.dance.notation import dance_witnesses, default_dance_witness, movement, parse_movement
+    from dianli.dance.pose import character_poses, figure, rest_state
+    from dianli.dance.schema import formation_data
+    from dianli.dance.timing import character_timing
+    from dianli.errors import UnknownValueError
+
     witness = witness if witness is not None else default_dance_witness()
     if witness not in dance_witnesses():
         raise UnknownValueError("dance witness", witness, dance_witnesses())
