@@ -9,9 +9,17 @@ the baseline measured in the same run: the same booklet with the cache switched 
 Runs, each in a new process with its own empty cache folder unless said:
 - baseline: no audio, cache off (the same work as before the cache: 6–7 s here when issue 14 was filed);
 - no audio, cold (empty cache) then warm (the same cache);
+- no audio, "first booklet, data cached": the package's derived data cached by another booklet (another
+  place and year, :data:`OTHER`) made before, this booklet never made: what a user meets asking for a new
+  place or year;
 - with audio, cold (every movement synthesised), then "audio warm" (the booklet's cache entry removed, as
-  after a change to the rites: assembled and rendered again, the music read from the cache), then warm.
-Warm runs are made three times, the median (by wall time) shown.
+  after a change to the rites: assembled and rendered again, the music read from the cache), then warm;
+- with audio, "first booklet, data cached": as above, the other booklet made with its audio (so the music
+  is cached, this booklet is not).
+Warm runs are made three times, the median (by wall time) shown; a "first booklet" run three times too,
+each on its own copy of the prepared cache folder (a second run on the same folder would be warm).
+Every process may write compiled bytecode (``PYTHONDONTWRITEBYTECODE`` is unset for them), as an installed
+package has it: otherwise each run would compile the package's modules again.
 Each run's wall time, CPU time (user + system: the steadier figure on a shared machine) and peak
 resident memory (``ru_maxrss`` of that process) are measured. Then the printed length: each
 ``--appendix`` edition printed to A4 PDF by chromium, its pages counted. And the progress bar: a run
@@ -39,6 +47,8 @@ from pathlib import Path
 from dianli.program.fingerprint import inputs_fingerprint
 
 ARGS = ["program", "祀先師", "--place", "臺灣府", "--year", "1752"]
+OTHER = ["program", "祀先師", "--place", "汀州府", "--year", "1760"]
+"""The booklet made before a "first booklet" run: another place and year of the same rite."""
 TARGET_NO_AUDIO_S = 1.0
 TARGET_AUDIO_S = 3.0
 TARGET_PEAK_MB = 200.0
@@ -54,14 +64,25 @@ class Run:
     path: Path
 
 
-def run(name: str, extra: list[str], cache_dir: str, out: Path, repeat: int = 1) -> Run:
+def child_env(cache_dir: str, **more: str) -> dict[str, str]:
+    """The environment of a run: this one's, with the cache folder given and bytecode written."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "DIANLI_CACHE_DIR": cache_dir, **more}
+
+
+def median(runs: list[Run]) -> Run:
+    return sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
+
+
+def run(
+    name: str, extra: list[str], cache_dir: str, out: Path, repeat: int = 1, args: list[str] = ARGS
+) -> Run:
     """One ``dianli program`` process: wall and CPU time and peak memory, from its own rusage; with
     ``repeat`` (a warm run, the same each time), the run of median wall time of that many."""
     if repeat > 1:
-        made = sorted((run(name, extra, cache_dir, out) for _ in range(repeat)), key=lambda r: r.wall_s)
-        return made[len(made) // 2]
-    env = {**os.environ, "DIANLI_CACHE_DIR": cache_dir}
-    command = [sys.executable, "-m", "dianli", *ARGS, "--out", str(out), *extra]
+        return median([run(name, extra, cache_dir, out, args=args) for _ in range(repeat)])
+    env = child_env(cache_dir)
+    command = [sys.executable, "-m", "dianli", *args, "--out", str(out), *extra]
     start = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
@@ -76,7 +97,7 @@ def run(name: str, extra: list[str], cache_dir: str, out: Path, repeat: int = 1)
 
 def first_progress_s(cache_dir: str, out: Path) -> float | None:
     """Seconds until the progress bar first shows, with stderr a terminal (no audio, cache off)."""
-    env = {**os.environ, "DIANLI_CACHE_DIR": cache_dir, "COLUMNS": "100", "TERM": "xterm"}
+    env = child_env(cache_dir, COLUMNS="100", TERM="xterm")
     master, slave = pty.openpty()
     command = [sys.executable, "-m", "dianli", *ARGS, "--out", str(out), "--no-audio"]
     start = time.perf_counter()
@@ -116,6 +137,23 @@ def pdf_pages(html: Path, work: Path) -> int | None:
     return max(int(c) for c in counts) if counts else None
 
 
+def first_booklet(name: str, extra: list[str], work: Path, repeat: int = 3) -> Run:
+    """This booklet made for the first time, the package's data (and, with audio, the music) cached by
+    another booklet (:data:`OTHER`) made before: each of ``repeat`` runs on its own copy of that cache
+    folder; the run of median wall time."""
+    prepared = work / f"cache-{name}"
+    shutil.rmtree(prepared, ignore_errors=True)
+    run(f"{name}: the other booklet", extra, str(prepared), work / "other", args=OTHER)
+    made = []
+    for i in range(repeat):
+        copy = work / f"cache-{name}-{i}"
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(prepared, copy)
+        made.append(run(name, extra, str(copy), work / f"first-{i}"))
+        shutil.rmtree(copy, ignore_errors=True)
+    return median(made)
+
+
 def unchanged(runs: Callable[[], list[Run]], attempts: int = 3) -> list[Run]:
     """The runs, made again (up to ``attempts`` times) if the package's files changed while they ran: a
     concurrent edit gives the warm run another key, and its figure would be a cold one."""
@@ -149,9 +187,17 @@ def main() -> None:
             again = run("with audio, audio cached (rites changed)", [], audio_cache, work / "audio")
             return [cold, again, run("with audio, warm cache", [], audio_cache, work / "audio", repeat=3)]
 
+        def first_plain() -> list[Run]:
+            return [first_booklet("no audio, first booklet, data cached", ["--no-audio"], work)]
+
+        def first_audio() -> list[Run]:
+            return [first_booklet("with audio, first booklet, data+audio cached", [], work)]
+
         runs = [run("baseline: no audio, cache off", ["--no-audio"], "off", work / "base")]
         runs += unchanged(plain)
+        runs += unchanged(first_plain)
         runs += unchanged(with_audio)
+        runs += unchanged(first_audio)
         bar_s = first_progress_s("off", work / "bar")
         editions = {}
         for appendix in ("full", "compact", "none"):
@@ -164,17 +210,19 @@ def main() -> None:
         print(f"dianli {' '.join(ARGS)}  (each run a new process; {os.cpu_count()} CPUs)")
         print(f"targets: no audio < {TARGET_NO_AUDIO_S:g} s, with audio < {TARGET_AUDIO_S:g} s, "
               f"peak < {TARGET_PEAK_MB:g} MB; baseline = {base.name}\n")  # fmt: skip
-        header = f"{'run':42s} {'wall s':>7s} {'cpu s':>6s} {'peak MB':>8s} {'wall/target':>11s} "
+        print(f"a first booklet: made after {' '.join(OTHER[1:])} (its derived data, and music, cached)\n")
+        header = f"{'run':46s} {'wall s':>7s} {'cpu s':>6s} {'peak MB':>8s} {'wall/target':>11s} "
         print(header + f"{'peak/target':>11s} {'wall/base':>9s} {'MB/base':>7s}")
         for r in runs:
             target = TARGET_NO_AUDIO_S if "no audio" in r.name else TARGET_AUDIO_S
             print(
-                f"{r.name:42s} {r.wall_s:7.2f} {r.cpu_s:6.2f} {r.peak_mb:8.0f} {r.wall_s / target:11.2f} "
+                f"{r.name:46s} {r.wall_s:7.2f} {r.cpu_s:6.2f} {r.peak_mb:8.0f} {r.wall_s / target:11.2f} "
                 f"{r.peak_mb / TARGET_PEAK_MB:11.2f} {r.wall_s / base.wall_s:9.2f} {r.peak_mb / base.peak_mb:7.2f}"
             )
         sizes = {r.name: r.path.stat().st_size for r in runs}
         print(
-            f"\nfile: {sizes[runs[2].name] / 1e6:.1f} MB without audio, {sizes[runs[-1].name] / 1e6:.1f} MB with"
+            f"\nfile: {sizes['no audio, warm cache'] / 1e6:.1f} MB without audio, "
+            f"{sizes['with audio, warm cache'] / 1e6:.1f} MB with"
         )
         if bar_s is not None:
             print(f"progress bar first shown after {bar_s:.2f} s (stderr a terminal, cache off)")

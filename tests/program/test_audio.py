@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from pathlib import Path
 
 import pytest
 import soundfile as sf
@@ -28,8 +29,11 @@ def test_cached_per_movement_whatever_its_name() -> None:
     assert program_audio("寧平", FAST).movement == "chuxian"
 
 
-def test_the_same_sound_is_encoded_once() -> None:
+def test_the_same_sound_is_encoded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A timing that changes only the rite's opening drums is another request but the same sound."""
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))  # no request read from an earlier run's cache
+    audio._by_request.clear()
+    audio._by_sound.clear()
     other = dataclasses.replace(FAST, named_s={**FAST.named_s, "tuogu_warning_s": 9.0})
     before = audio._by_sound.misses
     first = program_audio("yaxian", FAST)

@@ -13,9 +13,9 @@ import soundfile as sf
 
 from dianli import cache
 from dianli.api import default_timing, render_movement_samples
-from dianli.music.cues import Timeline, timeline
+from dianli.music.cues import Timeline, Timing, timeline
 from dianli.music.pitch import Tuning, default_tuning
-from dianli.program import audio
+from dianli.program import audio, fingerprint
 from dianli.program.config import AudioRule, config
 
 FAST = default_timing(tempo=50)
@@ -150,3 +150,91 @@ def test_lean_rendering_empties_the_sound_cache(cache_dir: Path) -> None:
     assert found["chuxian"].data[:4] == b"OggS"
     assert synth._sound.cache_info().currsize == 0
     assert cache.root() == cache_dir
+
+
+# --- the request: what a movement asked for led to, without its timeline ---------------------------
+
+
+def _no_timeline(*_: object) -> Timeline:
+    raise AssertionError("the timeline was computed although the request is cached")
+
+
+def _request(
+    movement: str = "chuxian", timing: Timing = FAST, tuning: Tuning | None = None, witness: str | None = None
+) -> str:
+    return audio.request_key(movement, timing, tuning or default_tuning(), witness, config().audio)
+
+
+@pytest.mark.usefixtures("stable_package")  # the request is stored when the files did not change meanwhile
+@pytest.mark.parametrize("movement", ["chuxian", "wangyi"])
+def test_a_cached_request_reads_the_audio_without_a_timeline(
+    movement: str, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = audio.movement_audio(movement, FAST).data
+    cache.flush()
+    stored = list((cache_dir / audio.CACHE_KIND).rglob(f"*{audio.REQUEST_SUFFIX}"))
+    assert len(stored) == 1 and stored[0].read_text() == audio.audio_key(
+        timeline(movement, FAST), default_tuning(), config().audio
+    )
+    _forget()
+    monkeypatch.setattr(audio, "timeline", _no_timeline)
+    monkeypatch.setattr(audio, "_render_and_encode", _no_synthesis)
+    assert audio.movement_audio(movement, FAST).data == cold
+
+
+@pytest.mark.usefixtures("stable_package")
+@pytest.mark.parametrize("damage", [b"", b"not a key", b"../" * 30, b"0" * 64])
+def test_a_damaged_request_is_made_again(damage: bytes, cache_dir: Path) -> None:
+    cold = audio.movement_audio("chuxian", FAST).data
+    cache.flush()
+    for entry in (cache_dir / audio.CACHE_KIND).rglob(f"*{audio.REQUEST_SUFFIX}"):
+        entry.write_bytes(damage)
+    _forget()
+    assert audio.movement_audio("chuxian", FAST).data == cold
+
+
+def _patched(target: str, value: object) -> Callable[[pytest.MonkeyPatch], str]:
+    def make(monkeypatch: pytest.MonkeyPatch) -> str:
+        module, name = {
+            "package": (cache, "_package_digest"),
+            "libraries": (cache, "versions"),
+            "libsndfile": (audio, "libsndfile_versions"),
+            "libopus": (audio, "libopus_version"),
+        }[target]
+        monkeypatch.setattr(module, name, value)
+        return _request()
+
+    return make
+
+
+REQUESTS: dict[str, Callable[[pytest.MonkeyPatch], str]] = {
+    "the movement": lambda mp: _request("yaxian"),
+    "the timing": lambda mp: _request(timing=default_timing(tempo=49)),
+    "the tuning": lambda mp: _request(tuning=Tuning(huangzhong_hz=300.0)),
+    "the score witness": lambda mp: _request(witness="another-score"),
+    "the rate": lambda mp: audio.request_key(
+        "chuxian", FAST, default_tuning(), None, config().audio.model_copy(update={"rate_hz": 48_000})
+    ),
+    "the encoding": lambda mp: audio.request_key(
+        "chuxian", FAST, default_tuning(), None, config().audio.model_copy(update={"subtype": "VORBIS"})
+    ),
+    "any file of the package": _patched("package", lambda: "0" * 64),
+    "dianli's, numpy's or soundfile's version": _patched(
+        "libraries", lambda *d: ";".join(f"{x}=0" for x in d)
+    ),
+    "libsndfile": _patched("libsndfile", lambda: "libsndfile-0.0"),
+    "libopus": _patched("libopus", lambda: "libopus 0.0"),
+}
+
+
+@pytest.mark.parametrize("change", REQUESTS, ids=list(REQUESTS))
+def test_the_request_key_names_what_the_audio_key_is_made_from(
+    change: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _request()
+    assert _request() == before  # stable
+    assert REQUESTS[change](monkeypatch) != before
+
+
+def test_the_libsndfile_named_is_the_one_soundfile_loads() -> None:
+    assert fingerprint.libsndfile_versions().endswith(f"libsndfile-{sf.__libsndfile_version__}")

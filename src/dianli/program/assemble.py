@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
+from typing import Any
 
+from dianli import cache
 from dianli.calendar.date_clause import fill_date_clause
 from dianli.calendar.year_names import chinese_date_label
 from dianli.errors import UnknownValueError
 from dianli.layout.figures import layout_figures
-from dianli.music.cues import character_times, timeline
-from dianli.music.score import movement, movement_ids, movement_info
 from dianli.places.places import PlaceAt
 from dianli.places.regions import place_region
 from dianli.program import model as m
@@ -31,10 +31,6 @@ from dianli.rites.occasion import Member, Occasion, occasion_of, placement_citat
 from dianli.rites.prayer import fill_text
 from dianli.rites.preparation_days import dated_preparations
 from dianli.rites.resolve import ResolvedRite, preferred_citations
-from dianli.spring_ox.figure import choose_rule, spring_ox
-from dianli.spring_ox.profiles import profile_ids
-from dianli.spring_ox.report import render_text as spring_ox_text
-from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 
 def _refs(element: Element, witness: str, book: PassageBook) -> tuple[str, ...]:
@@ -326,44 +322,85 @@ def steps(
     return tuple(out)
 
 
-def _sung(movement_id: str) -> tuple[m.SungCharacter, ...]:
+def _sung(movement_id: str) -> tuple[dict[str, Any], ...]:
+    """Each sung character of a movement: its note and, where the music times it, its span."""
+    from dianli.music.cues import character_times
+    from dianli.music.score import movement
+
     chars = movement(movement_id).characters
     times = character_times(movement_id)
     timed = len(times) == len(chars)
     return tuple(
-        m.SungCharacter(
-            char=c.display,
-            lu=c.note.lu,
-            gongche=c.note.gongche,
-            token=c.note.token,
-            start_s=round(times[i][1], 3) if timed else None,
-            end_s=round(times[i][2], 3) if timed else None,
-        )
+        {
+            "char": c.display,
+            "lu": c.note.lu,
+            "gongche": c.note.gongche,
+            "token": c.note.token,
+            "start_s": round(times[i][1], 3) if timed else None,
+            "end_s": round(times[i][2], 3) if timed else None,
+        }
         for i, c in enumerate(chars)
     )
 
 
+def _movement_cue(movement_id: str) -> dict[str, Any]:
+    """What a cue shows of a movement (names, length, sung characters, the passage it rests on), as plain
+    data made from the music's data alone."""
+    from dianli.music.cues import timeline
+    from dianli.music.score import movement_info
+
+    info = movement_info(movement_id)
+    return {
+        "name": info.name,
+        "tune": info.tune,
+        "danced": info.danced,
+        "same_as": info.same_as,
+        "duration_s": round(timeline(movement_id).duration_s, 3),
+        "characters": _sung(movement_id),
+        "cite": (info.cite.witness, info.cite.quote, info.cite.section),
+    }
+
+
+def movement_cue(movement_id: str) -> dict[str, Any]:
+    """:func:`_movement_cue`, kept in the on-disk cache under a key naming every file of the package
+    (the music's data and code among them) and the libraries: a booklet for a new place or year does not
+    compute the music's timelines again (nor import the music package)."""
+    entry = cache.installed_key("program.movement_cue", movement_id)
+    return cache.pickled(cache.DERIVED, entry, lambda: _movement_cue(movement_id))
+
+
+def known_movements() -> frozenset[str]:
+    """The ids of the music's movements (kept on disk as :func:`movement_cue` is)."""
+
+    def make() -> frozenset[str]:
+        from dianli.music.score import movement_ids
+
+        return frozenset(movement_ids())
+
+    return cache.pickled(cache.DERIVED, cache.installed_key("program.movement_ids"), make)
+
+
 def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.MusicCue, ...]:
     """One cue per movement named by the steps, in order, with the numbers of the steps naming it."""
-    known = set(movement_ids())
+    known = known_movements()
     order: dict[str, list[int]] = {}
     for s in program_steps:
         if s.music and s.music in known:
             order.setdefault(s.music, []).append(s.number)
     cues = []
     for mid, numbers in order.items():
-        info = movement_info(mid)
+        cue = movement_cue(mid)
         cues.append(
             m.MusicCue(
                 movement=mid,
-                name=info.name,
-                tune=info.tune,
-                danced=info.danced,
-                same_as=info.same_as,
-                duration_s=round(timeline(mid).duration_s, 3),
+                name=cue["name"],
+                tune=cue["tune"],
+                danced=cue["danced"],
+                same_as=cue["same_as"],
+                duration_s=cue["duration_s"],
                 steps=tuple(numbers),
-                characters=_sung(mid),
-                cites=(book.cite(info.cite),),
+                characters=tuple(m.SungCharacter(**c) for c in cue["characters"]),
+                cites=(book.ref(*cue["cite"]),),
             )
         )
     return tuple(cues)
@@ -376,6 +413,11 @@ def spring_ox_pictures(
     place takes that year (its governing witness's own, if it states one), then the fixed profiles."""
     if not any("spring_ox" in part.shows for part in resolved.rite.parts):
         return ()
+    from dianli.spring_ox.figure import choose_rule, spring_ox  # imported only for a rite that shows it
+    from dianli.spring_ox.profiles import profile_ids
+    from dianli.spring_ox.report import render_text as spring_ox_text
+    from dianli.spring_ox.svg import render_svg as spring_ox_svg
+
     book.cite(config().exhibits.spring_ox.cite)
     out = []
     choice = choose_rule(year, place.id)

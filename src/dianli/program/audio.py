@@ -12,32 +12,35 @@ of everything they are made from (:func:`audio_key`): what the synthesiser reads
 computed timeline, the tuning, the rate and encoding, the code and data of the music package, and the
 versions of dianli, numpy, soundfile, libsndfile and libopus. A second run of ``dianli program`` reads
 the audio instead of synthesising it; a changed input is another key, so an entry is never stale.
+
+Computing that key means computing the movement's timeline (and loading numpy to name its version), a
+good part of a booklet whose music is cached. So each request (movement, timing, tuning, score witness,
+rule) also keeps on disk the key its audio was stored under, itself under a key naming everything that
+key is made from (:func:`request_key`: every file of the package, the libraries' and encoders' versions,
+the request): a booklet for a new place or year reads its music without a timeline or numpy.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import re
+import sys
 import tempfile
 from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-import soundfile as sf
-
+import dianli.music
 from dianli import cache
-from dianli.music import synth
 from dianli.music.cues import Timeline, Timing, default_timing, timeline
 from dianli.music.memo import BoundedCache
-from dianli.music.opus import OPUS_RATES_HZ, encode_ogg_opus_blocks, opus_available
 from dianli.music.pitch import Tuning, default_tuning
 from dianli.music.score import check_score_witness, movement_info
-from dianli.music.stream import BLOCK_S, _blocks, _mix_blocks, _read
-from dianli.music.synth import encode_samples
 from dianli.program.config import AudioRule, config
-from dianli.program.fingerprint import libopus_version, tree_digest
+from dianli.program.fingerprint import libopus_version, libsndfile_versions, tree_digest
 
 Progress = Callable[[int, int], None]
 AUDIO_WORKERS = 2
@@ -48,6 +51,23 @@ CACHE_KIND = "audio"
 """The folder of the on-disk cache holding encoded movements."""
 KEY_VERSION = "program-audio/1"
 """Changed when the key's layout changes."""
+REQUEST_SUFFIX = ".request"
+"""The on-disk entry of a request: the key its encoded audio is stored under (:func:`request_key`)."""
+_AUDIO_KEY = re.compile("[0-9a-f]{64}")
+
+
+def __getattr__(name: str) -> Any:
+    """numpy (``np``) and soundfile (``sf``), imported when first asked for: a booklet whose music is
+    cached loads neither (PEP 562)."""
+    if name == "np":
+        import numpy
+
+        return numpy
+    if name == "sf":
+        import soundfile
+
+        return soundfile
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -79,11 +99,14 @@ def sound_of(tl: Timeline) -> str:
 @functools.cache
 def music_code() -> bytes:
     """A digest of every file of the music package: the synthesiser, the encoder, instruments, pitch."""
-    return tree_digest([Path(synth.__file__).parent])
+    return tree_digest([Path(dianli.music.__file__).parent])
 
 
 def audio_key(tl: Timeline, tuning: Tuning, rule: AudioRule) -> str:
     """The on-disk cache key of a timeline's encoded audio: everything the bytes depend on."""
+    import numpy as np
+    import soundfile as sf
+
     return cache.key(
         KEY_VERSION,
         sound_of(tl),
@@ -100,6 +123,13 @@ def audio_key(tl: Timeline, tuning: Tuning, rule: AudioRule) -> str:
 def _render_and_encode(tl: Timeline, tuning: Tuning, rule: AudioRule) -> bytes:
     """Synthesise and encode in blocks (:mod:`dianli.music.stream`'s mix, normalised as
     :func:`dianli.music.synth.render` normalises): a few seconds of samples in memory, not the movement."""
+    import numpy as np
+
+    from dianli.music import synth
+    from dianli.music.opus import OPUS_RATES_HZ, encode_ogg_opus_blocks, opus_available
+    from dianli.music.stream import BLOCK_S, _blocks, _mix_blocks, _read
+    from dianli.music.synth import encode_samples
+
     rate = rule.rate_hz
     block = max(1, int(BLOCK_S * rate))
     with tempfile.TemporaryFile() as store:
@@ -126,13 +156,49 @@ def _encoded(tl: Timeline, tuning: Tuning, rule: AudioRule) -> bytes:
     return data
 
 
+def request_key(
+    movement_id: str, timing: Timing, tuning: Tuning, witness: str | None, rule: AudioRule
+) -> str:
+    """The on-disk key of what a request for a movement's audio led to: a name of everything its
+    :func:`audio_key` is made from, computed without the timeline — the request (movement, timing,
+    tuning, score witness, rate and encoding), every file of the package (the music's data and code:
+    :func:`dianli.cache.installed_key`), the versions of dianli, numpy and soundfile, and of the
+    libsndfile and libopus that encode."""
+    return cache.installed_key(
+        KEY_VERSION,
+        "request",
+        movement_id,
+        repr(_timing_key(timing)),
+        repr(tuning),
+        witness or "",
+        repr((rule.rate_hz, rule.format, rule.subtype)),
+        cache.versions("dianli", "numpy", "soundfile"),
+        libsndfile_versions(),
+        libopus_version(),
+    )
+
+
+def _requested(request: str) -> bytes | None:
+    """The encoded audio an earlier run stored for ``request`` (:func:`request_key`), or None."""
+    known = cache.read(CACHE_KIND, request, REQUEST_SUFFIX)
+    if known is None or not _AUDIO_KEY.fullmatch(known.decode("ascii", "replace")):
+        return None
+    return cache.read(CACHE_KIND, known.decode("ascii"), ".opus")
+
+
 def _encode(movement_id: str, timing: Timing, tuning: Tuning, witness: str | None = None) -> bytes:
     rule = config().audio
+    request = request_key(movement_id, timing, tuning, witness, rule)
+    found = _requested(request)
+    if found is not None:
+        return found
     tl = timeline(movement_id, timing, witness)
-    return _by_sound.get(
+    data = _by_sound.get(
         (sound_of(tl), tuning, rule.rate_hz, rule.format, rule.subtype),
         lambda: _encoded(tl, tuning, rule),
     )
+    cache.write_checked(CACHE_KIND, request, audio_key(tl, tuning, rule).encode("ascii"), REQUEST_SUFFIX)
+    return data
 
 
 def movement_audio(
@@ -175,7 +241,9 @@ def render_all(
     def one(name: str) -> MovementAudio:
         found = movement_audio(name)
         if lean:
-            synth._sound.cache_clear()
+            synth = sys.modules.get("dianli.music.synth")  # not loaded: it holds no sounds
+            if synth is not None:
+                synth._sound.cache_clear()
             release_memory()
         return found
 

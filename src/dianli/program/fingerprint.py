@@ -62,6 +62,36 @@ def libopus_version() -> str:
     return bytes(get()).decode("ascii", "replace")
 
 
+def _sndfile_version(library: str) -> str:
+    try:
+        get = ctypes.CDLL(library).sf_version_string
+    except (OSError, AttributeError):
+        return "none"
+    get.restype = ctypes.c_char_p
+    return bytes(get()).decode("ascii", "replace")
+
+
+@functools.cache
+def libsndfile_versions() -> str:
+    """The version of the libsndfile soundfile loads, chosen as soundfile chooses — the copy its wheel
+    carries (the ``_soundfile_data`` package, loaded by its path) where one loads, else the system's —
+    and read without importing soundfile (which loads numpy): libsndfile encodes the audio the booklet
+    embeds, so this is part of a cache key."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("_soundfile_data")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.startswith("libsndfile"))
+        except OSError:
+            continue
+        found = [f"{n}={_sndfile_version(os.path.join(folder, n))}" for n in names]
+        if any(not f.endswith("=none") for f in found):
+            return ";".join(found)
+    system = ctypes.util.find_library("sndfile")
+    return f"system={_sndfile_version(system) if system is not None else 'none'}"
+
+
 def inputs_fingerprint() -> bytes:
     """Everything outside its arguments that a program's output depends on, as one digest, read now."""
     digest = hashlib.blake2b(digest_size=32)

@@ -8,32 +8,73 @@ from __future__ import annotations
 
 import base64
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
-from jinja2 import ChoiceLoader, Environment, PackageLoader, select_autoescape
+from jinja2 import BytecodeCache, ChoiceLoader, Environment, PackageLoader, select_autoescape
+from jinja2.bccache import Bucket
 
-from dianli.corpus.sources import sources_mentioned
+from dianli import cache
+from dianli.corpus.sources import OutsideSource, outside_sources, sources_mentioned
 from dianli.corpus.supplied import supply_value
 from dianli.corpus.witnesses import witness_ids
-from dianli.dance.animate import render_html as dance_html
-from dianli.dance.audio import Audio as DanceAudio
 from dianli.errors import DianliError, UnknownValueError
-from dianli.program.audio import MovementAudio
 from dianli.program.labels import FILTERS as LABEL_FILTERS
 from dianli.program.model import Program
 from dianli.rites.model import MUSIC_ACTION_NAMES
+
+if TYPE_CHECKING:
+    from dianli.program.audio import MovementAudio
 
 AudioUrl = Callable[[str], str]
 _DATA_URI = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*")
 """Embedded audio in a dance page: no source is named in it, so it is not scanned for one."""
 APPENDICES = ("full", "compact", "none")
 """How the booklet ends: every witness passage in context, every passage quoted alone, or none."""
+BYTECODE_KIND = "jinja"
+"""The folder of the on-disk cache holding compiled templates (:class:`TemplateCode`)."""
+
+
+class TemplateCode(BytecodeCache):
+    """Compiled templates kept in the on-disk cache (:mod:`dianli.cache`), so that a booklet for a new
+    place or year does not compile its templates again. The key names the template (its name and file),
+    the checksum of its source, and — through :func:`dianli.cache.installed_key` — every file of the
+    package (the templates and the code that sets up the environment), the Python version and the
+    versions of Jinja2 and MarkupSafe: an entry is never stale. A damaged entry is compiled again."""
+
+    def key_of(self, bucket: Bucket) -> str:
+        return cache.installed_key(
+            "program.html.template_code", cache.versions("Jinja2", "MarkupSafe"), bucket.key, bucket.checksum
+        )
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        data = cache.read(BYTECODE_KIND, self.key_of(bucket), ".code")
+        if data is None:
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # a damaged entry: the template is compiled again and the entry replaced
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        cache.write_checked(BYTECODE_KIND, self.key_of(bucket), bucket.bytecode_to_string(), ".code")
+
+
+def _supplied(value: object) -> object:
+    """:func:`dianli.corpus.supplied.supply_value`, at once for ASCII text (the embedded audio: megabytes
+    in which no private-use code point can be)."""
+    if isinstance(value, str) and value.isascii():
+        return value
+    return supply_value(value)
 
 
 @functools.cache
 def environment(*extra_packages: str) -> Environment:
-    """The Jinja2 environment: the program's templates (and those of ``extra_packages`` first)."""
+    """The Jinja2 environment: the program's templates (and those of ``extra_packages`` first), their
+    compiled code kept on disk (:class:`TemplateCode`)."""
     loaders = [PackageLoader(p, "templates") for p in extra_packages]
     loaders.append(PackageLoader("dianli.program", "templates"))
     env = Environment(
@@ -41,7 +82,8 @@ def environment(*extra_packages: str) -> Environment:
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
-        finalize=supply_value,  # never a private-use code point: a supplied character in 〔〕
+        finalize=_supplied,  # never a private-use code point: a supplied character in 〔〕
+        bytecode_cache=TemplateCode(),
     )
     env.filters["seconds"] = lambda s: f"{int(s) // 60}:{int(s) % 60:02d}"
     # a reader sees names, never ids (#14): a witness by its short title, a section by its heading
@@ -55,6 +97,9 @@ def data_uri(audio: MovementAudio) -> str:
 
 def dance_srcdoc(movement: str, audio: MovementAudio | None) -> str | None:
     """The dance animation of a danced movement as a standalone page, or None if it cannot be drawn."""
+    from dianli.dance.animate import render_html as dance_html  # its data is cached: imported when drawn
+    from dianli.dance.audio import Audio as DanceAudio
+
     try:
         return dance_html(movement, audio=DanceAudio(audio.mime, audio.data) if audio else None)
     except DianliError:
@@ -69,6 +114,27 @@ def _edition_query(program: Program) -> list[tuple[str, str]]:
     if program.witness != program.governing_witness:
         query.append(("witness", program.witness))
     return query
+
+
+def mentioned(parts: list[str]) -> tuple[OutsideSource, ...]:
+    """:func:`dianli.corpus.sources.sources_mentioned` of the text ``"".join(parts)``, found part by part:
+    the same sources, without unquoting the whole (the program's Chinese with the dances' CSS, whose
+    ``%`` makes :func:`urllib.parse.unquote` split all of it: a tenth of a second). The same, because a
+    part that does not end in ``%`` or a hex digit does not end inside a ``%XX`` escape, so the unquoted
+    whole is the parts unquoted, and a mention or address found in the whole but in no part would run
+    across two parts: it would hold the characters where they meet (the last of one, the first of the
+    next, raw or unquoted). Where a mention or an address holds such a pair, the whole is searched."""
+    texts = [p for p in parts if p]
+    seams = {a[-1] + b[0] for a, b in itertools.pairwise(texts)}
+    seams |= {a[-1] + unquote(b[:12])[:1] for a, b in itertools.pairwise(texts)}  # %XX×4: one character
+    needles = [f"dianli sources {s.id}`" for s in outside_sources().values()]
+    needles += [form for s in outside_sources().values() for a in s.addresses for form in (a, unquote(a))]
+    if any(t[-1] in "%0123456789abcdefABCDEF" for t in texts[:-1]) or any(
+        seam in n for seam in seams for n in needles
+    ):
+        return sources_mentioned("".join(texts))
+    found = {s.id: s for t in texts for s in sources_mentioned(t)}
+    return tuple(sorted(found.values(), key=lambda s: (s.kind.rank, s.weak, s.id)))
 
 
 def booklet_context(
@@ -102,8 +168,8 @@ def booklet_context(
         "numbers": numbers,
         "passages": {p.id: p for p in program.passages},
         "witnesses": witness_ids(),
-        "outside_sources": sources_mentioned(
-            program.model_dump_json() + _DATA_URI.sub("", "".join(dances.values()))
+        "outside_sources": mentioned(
+            [program.model_dump_json(), *(_DATA_URI.sub("", d) for d in dances.values())]
         ),
         "music_names": {c.movement: f"{c.name} {c.tune}" for c in program.music},
         "music_actions": MUSIC_ACTION_NAMES,
