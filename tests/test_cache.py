@@ -220,3 +220,37 @@ def test_the_installed_package_digest_is_that_of_its_bytes(
     monkeypatch.setattr(cache, "SETTLED_S", -1e9)
     kept = cache._read_package_digest()  # made, then kept under the status
     assert cache._read_package_digest() == kept == cache.package_digest()
+
+
+@pytest.mark.parametrize(
+    ("sizes", "bound", "left"),
+    [
+        ([300, 300, 300, 100], 500, ["02", "03"]),  # the newest, 400 bytes; the two oldest removed
+        ([300, 300], 600, ["00", "01"]),  # within the bound: nothing removed
+        ([700], 500, []),
+    ],
+)
+def test_prune_removes_the_least_recently_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sizes: list[int], bound: int, left: list[str]
+) -> None:
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    for i, size in enumerate(sizes):
+        path = tmp_path / "kind" / f"{i:02d}" / f"{i:02d}.pickle"
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"x" * size)
+        os.utime(path, (1000 + i, 1000 + i))
+    cache.prune("kind", bound)
+    assert sorted(p.stem for p in (tmp_path / "kind").rglob("*.pickle")) == left
+
+
+@pytest.mark.usefixtures("stable_package")
+def test_flush_keeps_each_kind_within_its_bound(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path))
+    monkeypatch.setitem(cache.MAX_BYTES, cache.DERIVED, 1)  # any entry is past it
+    old = tmp_path / cache.DERIVED / "00" / "old.pickle"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"x" * 100)
+    os.utime(old, (1000, 1000))
+    cache.pickled(cache.DERIVED, cache.installed_key("test.prune"), lambda: "new")
+    cache.flush()
+    assert not old.exists()  # the oldest went first (and, the bound being 1 byte, the new one too)

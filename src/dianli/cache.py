@@ -266,9 +266,40 @@ def flush() -> None:
             extras[folders] = _extra_digest(folders)
         if named_package == package and named_extra == extras[folders]:
             _store(where, blob)
+    base = root()
+    if base is not None:
+        for kind in {where.parent.parent.name for where in pending}:  # <root>/<kind>/<xx>/<key>
+            if kind in MAX_BYTES:
+                prune(kind, MAX_BYTES[kind])
 
 
 atexit.register(flush)
+
+MAX_BYTES: dict[str, int] = {DERIVED: 512 << 20, "yaml": 128 << 20, "jinja": 32 << 20, "audio": 256 << 20}
+"""How much each kind of result may take on disk. Every edit of the package gives new keys, and an old
+entry is never asked for again, so past its bound a kind loses its least recently written entries (when
+the process writes new ones). The booklets have their bound where they are written (``dianli program``)."""
+
+
+def prune(kind: str, max_bytes: int) -> None:
+    """Remove the least recently written entries of ``kind`` until the rest fit in ``max_bytes`` (errors
+    ignored: another run may be pruning too)."""
+    base = root()
+    if base is None:
+        return
+    entries = []
+    for path in (base / kind).glob("*/*"):
+        try:
+            found = path.stat()
+        except OSError:
+            continue
+        entries.append((found.st_mtime, found.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= max_bytes:
+            break
+        path.unlink(missing_ok=True)
+        total -= size
 
 
 def key(*parts: str | bytes) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from dianli import cache
 from dianli.cli import app
 from dianli.cli import program as cli_program
 from dianli.program.html import APPENDICES
@@ -153,7 +154,7 @@ def test_old_booklets_are_pruned_past_the_bound(cache_dir: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"x" * size)
         os.utime(path, (1000 + i, 1000 + i))
-    cli_program.prune(max_bytes=500)
+    cache.prune(cli_program.CACHE_KIND, max_bytes=500)
     left = sorted(p.name for p in (cache_dir / cli_program.CACHE_KIND).rglob("*.html"))
     assert left == ["02.html", "03.html"]  # the newest, 400 bytes; the two oldest removed
 

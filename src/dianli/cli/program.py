@@ -54,27 +54,6 @@ def output_key(args: tuple[str, ...], audio: bool) -> str:
     return cache.key(*parts)
 
 
-def prune(kind: str = CACHE_KIND, max_bytes: int = CACHE_MAX_BYTES) -> None:
-    """Remove the oldest entries of ``kind`` until the rest fit in ``max_bytes`` (errors ignored: another
-    run may be pruning too)."""
-    base = cache.root()
-    if base is None:
-        return
-    entries = []
-    for path in (base / kind).glob("*/*"):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        entries.append((stat.st_mtime, stat.st_size, path))
-    total = sum(size for _, size, _ in entries)
-    for _, size, path in sorted(entries):
-        if total <= max_bytes:
-            break
-        path.unlink(missing_ok=True)
-        total -= size
-
-
 def end_without_collecting() -> None:
     """When the process ends, leave what it loaded to the system: without this, Python's last garbage
     collection walks every object the run made (the rites, the witnesses, the program) — about 0.4 s
@@ -231,7 +210,7 @@ def program(
                 rite, place, number, season, witness, practice, fmt, audio, appendix, progress
             )
             cache.write(CACHE_KIND, key, name.encode("utf-8") + _NAME_END + data, f".{fmt}")
-            prune()
+            cache.prune(CACHE_KIND, CACHE_MAX_BYTES)
         with writing_to(folder):
             folder.mkdir(parents=True, exist_ok=True)
         path = folder / os.path.basename(name)
