@@ -52,10 +52,14 @@ def libopus_version() -> str:
     """The system libopus's version string (``"none"`` when it cannot be loaded): it encodes the audio the
     booklet embeds (:mod:`dianli.music.opus` loads the same library), so it is part of a cache key."""
     name = ctypes.util.find_library("opus")
-    if name is None:
-        return "none"
+    return "none" if name is None else _library_version(name, "opus_get_version_string")
+
+
+def _library_version(library: str, function: str) -> str:
+    """What the C library ``library``'s ``function`` (no arguments, a C string) says its version is, or
+    ``"none"`` when the library or the function cannot be loaded."""
     try:
-        get = ctypes.CDLL(name).opus_get_version_string
+        get = getattr(ctypes.CDLL(library), function)
     except (OSError, AttributeError):
         return "none"
     get.restype = ctypes.c_char_p
@@ -63,12 +67,7 @@ def libopus_version() -> str:
 
 
 def _sndfile_version(library: str) -> str:
-    try:
-        get = ctypes.CDLL(library).sf_version_string
-    except (OSError, AttributeError):
-        return "none"
-    get.restype = ctypes.c_char_p
-    return bytes(get()).decode("ascii", "replace")
+    return _library_version(library, "sf_version_string")
 
 
 @functools.cache
