@@ -214,6 +214,9 @@ def fixture_rite() -> Iterator[Rite]:
     rites = dict(all_rites())
     rites["litan"] = rites["litan"].model_copy(update={"date_rule": FIXTURE_DAYS})
     with pytest.MonkeyPatch.context() as patch:
+        # tables derived from the rites are kept on disk under the package's files, which the fixture
+        # does not change: with the cache off they are made from the fixture's rites
+        patch.setenv("DIANLI_CACHE_DIR", "off")
         for module in (variation_module, resolve, readings):
             patch.setattr(module, "all_rites", lambda: rites)
         for module in (variation_module, readings):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from dianli import cache
 from dianli.corpus.labels import name_ids, witness_label
 from dianli.corpus.witnesses import manifest
 from dianli.errors import DataError, DianliError
@@ -64,11 +65,24 @@ class _Entry:
         return self.from_year <= year and (self.until_year is None or year <= self.until_year)
 
 
+EntryRow = tuple[str, str, int, int | None, str, int]
+"""An entry as plain data: witness, place, from_year, until_year, source, order (the fields of _Entry)."""
+
+
 @functools.cache
 def _entries() -> tuple[_Entry, ...]:
-    """Every ``governs`` entry of every witness manifest, checked against the place ids."""
+    """Every ``governs`` entry of every witness manifest, checked against the place ids.
+
+    The entries depend on the manifests and the places alone, so they are kept in the on-disk cache
+    (:mod:`dianli.cache`) as plain tuples, under a key naming every file of the package and of the extra
+    witness folders: a run reads back a few strings instead of validating every manifest."""
+    entry = cache.installed_key("places.governs._entries")
+    return tuple(_Entry(*row) for row in cache.pickled(cache.DERIVED, entry, _entry_rows))
+
+
+def _entry_rows() -> tuple[EntryRow, ...]:
     known = {p.id for p in all_places()}
-    out: list[_Entry] = []
+    out: list[EntryRow] = []
     for order, info in enumerate(manifest()):
         for entry in info.governs:
             if entry.place not in known:
@@ -76,16 +90,7 @@ def _entries() -> tuple[_Entry, ...]:
                     f"{info.folder / 'witness.yaml'}: governs: unknown place {entry.place!r}; "
                     f"accepted: {', '.join(sorted(known))}"
                 )
-            out.append(
-                _Entry(
-                    witness=info.id,
-                    place=entry.place,
-                    from_year=entry.from_year,
-                    until_year=entry.until_year,
-                    source=entry.source,
-                    order=order,
-                )
-            )
+            out.append((info.id, entry.place, entry.from_year, entry.until_year, entry.source, order))
     return tuple(out)
 
 

@@ -14,9 +14,9 @@ the original is lost). The readings of every witness of the chain apply, the far
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -34,6 +34,7 @@ MERGED_BY_ID = ("parts", "altars")
 READING_KEYS = frozenset({"rites"})
 CITE_KEYS = frozenset({"cite", "cites"})
 """The fields by which an element cites its witness (with ``also_in``, ``assumption``)."""
+T = TypeVar("T")
 
 
 class AlignedCite(BaseModel):
@@ -64,17 +65,29 @@ def aligned_citations(witness: str) -> dict[str, tuple[Citation, ...]]:
 
     Validating every citation of an alignment takes a while, so the result is kept in the on-disk cache
     under a key naming the witness and every file of the package and of the extra witness folders (the
-    alignment, the witness ids its citations are checked against, this code): :mod:`dianli.cache`."""
+    alignment, the witness ids its citations are checked against, this code): :mod:`dianli.cache`. The
+    witness's folder is looked up when the result is made, so a warm run reads no manifest."""
+    entry = cache.installed_key(
+        "readings.aligned_citations", witness, cache.versions("pydantic", "PyYAML"), _where_installed()
+    )
+    return cache.pickled(cache.DERIVED, entry, lambda: _aligned_citations(witness))
+
+
+@functools.cache
+def _where_installed() -> str:
+    """The package's folder, part of the keys of results that hold file paths (the keys name the files'
+    bytes, not where they lie)."""
+    return str(cache.package_root())
+
+
+def _aligned_citations(witness: str) -> dict[str, tuple[Citation, ...]]:
     info = next((i for i in manifest() if i.id == witness), None)
     if info is None:
         raise UnknownValueError("witness", witness, [i.id for i in manifest()])
     path = info.folder / ALIGNMENT_FILE
     if not path.is_file():
         return {}
-    entry = cache.installed_key(
-        "readings.aligned_citations", witness, str(path), cache.versions("pydantic", "PyYAML")
-    )
-    return cache.pickled(cache.DERIVED, entry, lambda: _read_alignment(witness, path))
+    return _read_alignment(witness, path)
 
 
 def _read_alignment(witness: str, path: Path) -> dict[str, tuple[Citation, ...]]:
@@ -98,7 +111,21 @@ def _rite_of(path: str) -> str:
 
 @functools.cache
 def reading_chain(witness: str) -> tuple[str, ...]:
-    """The witness, its base, their bases …, each followed by the witnesses that translate it."""
+    """The witness, its base, their bases …, each followed by the witnesses that translate it (kept in the
+    on-disk cache, like every derived table of this module: :func:`_derived`)."""
+    return _derived("reading_chain", _reading_chain, witness)
+
+
+def _derived(name: str, make: Callable[[str], T], witness_or_rite: str) -> T:
+    """``make(witness_or_rite)`` kept in the on-disk cache (:mod:`dianli.cache`) as plain data (strings,
+    tuples, dicts: cheap to read back) under a key naming ``name``, the argument and every file of the
+    package and of the extra witness folders, so a run that needs only these tables reads no manifest, no
+    reading file and walks no rite. An error raised by ``make`` is never kept."""
+    entry = cache.installed_key(f"rites.readings.{name}", witness_or_rite, _where_installed())
+    return cache.pickled(cache.DERIVED, entry, lambda: make(witness_or_rite))
+
+
+def _reading_chain(witness: str) -> tuple[str, ...]:
     infos = {info.id: info for info in manifest()}
     if witness not in infos:
         raise UnknownValueError("witness", witness, infos)
@@ -174,7 +201,12 @@ def _patches(path: Path) -> list[dict[str, Any]]:
 
 @functools.cache
 def own_readings(witness: str) -> dict[str, tuple[tuple[str, dict[str, Any]], ...]]:
-    """rite id → (file, patch) of the witness's own reading files, checked against the base rite ids."""
+    """rite id → (file, patch) of the witness's own reading files, checked against the base rite ids (the
+    patches are plain YAML data, kept in the on-disk cache: :func:`_derived`)."""
+    return _derived("own_readings", _own_readings, witness)
+
+
+def _own_readings(witness: str) -> dict[str, tuple[tuple[str, dict[str, Any]], ...]]:
     base = all_rites()
     found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for path in reading_files(witness):
@@ -207,6 +239,10 @@ def rites_for(witness: str) -> Mapping[str, Rite]:
 def translation_family(witness: str) -> tuple[str, ...]:
     """The witness, the witness it translates and the witnesses that translate it: one text in several
     forms (a translation stands for the part of its original that is lost)."""
+    return _derived("translation_family", _translation_family, witness)
+
+
+def _translation_family(witness: str) -> tuple[str, ...]:
     infos = {info.id: info for info in manifest()}
     if witness not in infos:
         raise UnknownValueError("witness", witness, infos)
@@ -218,7 +254,12 @@ def translation_family(witness: str) -> tuple[str, ...]:
 
 @functools.cache
 def witnesses_with_rite(rite_id: str) -> tuple[str, ...]:
-    """The witnesses that hold a rite: cited anywhere in its base data, or giving a reading of it."""
+    """The witnesses that hold a rite: cited anywhere in its base data, or giving a reading of it (kept in
+    the on-disk cache: :func:`_derived`)."""
+    return _derived("witnesses_with_rite", _witnesses_with_rite, rite_id)
+
+
+def _witnesses_with_rite(rite_id: str) -> tuple[str, ...]:
     base = all_rites()
     if rite_id not in base:
         raise UnknownValueError("rite", rite_id, sorted(base))

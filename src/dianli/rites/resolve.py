@@ -10,10 +10,11 @@ reading is the shared base plus its own readings (:mod:`dianli.rites.readings`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from dianli import cache
 from dianli.corpus.cite import Citation
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
@@ -54,11 +55,25 @@ from dianli.rites.years import LAST_YEAR as LAST_YEAR
 from dianli.rites.years import QING_LAST_YEAR as QING_LAST_YEAR
 
 T = TypeVar("T", bound=Element)
+D = TypeVar("D")
 
 
 @functools.cache
 def _variant_witnesses() -> dict[tuple[str, str], frozenset[str]]:
-    """(rite id, variant label) → the witnesses that some reading of that point names."""
+    """(rite id, variant label) → the witnesses that some reading of that point names (kept in the on-disk
+    cache: :func:`_derived`)."""
+    return _derived("_variant_witnesses", _find_variant_witnesses)
+
+
+def _derived(name: str, make: Callable[[], D]) -> D:
+    """``make()`` kept in the on-disk cache (:mod:`dianli.cache`) as plain data (strings, tuples, dicts:
+    cheap to read back) under a key naming ``name`` and every file of the package and of the extra witness
+    folders: a table of the rite data alone, made once, not walked again by every run."""
+    entry = cache.installed_key(f"rites.resolve.{name}")
+    return cache.pickled(cache.DERIVED, entry, make)
+
+
+def _find_variant_witnesses() -> dict[tuple[str, str], frozenset[str]]:
     found: dict[tuple[str, str], set[str]] = {}
     for rite in all_rites().values():
         for element in walk_elements(rite):
@@ -177,7 +192,14 @@ def _name_keys(name: str) -> tuple[str, ...]:
     return (key, core) if core and core != key else (key,)
 
 
+@functools.cache
 def _name_index() -> dict[str, str]:
+    """Each folded name of a rite (its id, classical names, aliases, and their cores) → the rite id (kept in
+    the on-disk cache: :func:`_derived`)."""
+    return _derived("_name_index", _make_name_index)
+
+
+def _make_name_index() -> dict[str, str]:
     index: dict[str, str] = {}
     for rite in all_rites().values():
         for name in (rite.id, *rite.names.classical, *rite.names.aliases):
