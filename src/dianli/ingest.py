@@ -67,9 +67,22 @@ RAW_SUFFIX = ".txt"
 """A file of a corpus folder with this suffix is a transcribed gazetteer (drafted into a witness folder)."""
 
 
+def _is_folder(path: Path) -> bool:
+    """Whether ``path`` is a folder; a name the file system refuses (too long …) names none."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def raw_files(folder: Path) -> tuple[Path, ...]:
-    """The transcribed gazetteer files directly in ``folder`` (sorted)."""
-    return tuple(sorted(p for p in folder.glob(f"*{RAW_SUFFIX}") if p.is_file()))
+    """The transcribed gazetteer files directly in ``folder`` (sorted; none where it cannot be listed)."""
+    if not _is_folder(folder):
+        return ()
+    try:
+        return tuple(sorted(p for p in folder.glob(f"*{RAW_SUFFIX}") if p.is_file()))
+    except OSError:  # unreadable
+        return ()
 
 
 def draft_corpus(folder: Path, into: Path) -> Path:
@@ -92,11 +105,7 @@ def corpus_folder(folder: Path) -> tuple[Path, tuple[tuple[str, Path], ...]]:
     from dianli.corpus.witnesses import MANIFEST_FILE, WitnessManifest
     from dianli.datafile import load_model_path
 
-    try:
-        is_folder = folder.is_dir()
-    except OSError:  # a name the file system refuses (too long …) names no folder
-        is_folder = False
-    if not is_folder:
+    if not _is_folder(folder):
         raise UnknownValueError("corpus folder", str(folder), ["an existing folder of witness folders"])
     single = (folder / MANIFEST_FILE).is_file()
     root = folder.parent if single else folder

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -62,3 +63,28 @@ def test_a_year_out_of_range_names_the_range_the_help_states(year: str) -> None:
     assert result.exit_code == 2
     assert _flat(result.output).strip() == f"error: year {year} is out of range; valid: 1644..2200"
     assert "(1644–2200)" in _flat(runner.invoke(app, ["spring-ox", "--help"], env={"COLUMNS": "200"}).output)
+
+
+LONG_NAME = "x" * 300
+"""A file name longer than the file system takes (ENAMETOOLONG: pathlib raises where os.path says False)."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ingest", LONG_NAME],
+        ["ingest", LONG_NAME, "--drafts", "drafts"],
+        ["ingest", ".", "--drafts", f"/proc/{LONG_NAME}"],
+        ["export", "--out", f"/proc/{LONG_NAME}", "--years", "1752"],
+        ["export", "--out", "/proc/nope", "--years", "1752"],
+    ],
+)
+def test_a_name_the_file_system_refuses_is_an_error_not_a_traceback(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gazetteer.txt").write_text("祀先師", encoding="utf-8")
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "error:" in result.output and "accepted:" in result.output

@@ -23,7 +23,7 @@ from dianli.api import (
     parse_export_years,
     write_datapackage,
 )
-from dianli.cli.common import console, err_console, run_guarded
+from dianli.cli.common import console, err_console, run_guarded, writing_to
 
 DEFAULT_YEARS = (
     str(EXPORT_DEFAULT_YEARS.start)
@@ -75,6 +75,8 @@ def register(app: typer.Typer) -> None:
         foreign keys); then check it."""
         check_export_format(fmt)
         wanted = parse_export_years(years)
+        with writing_to(out):  # an unwritable folder is said before the tables are built
+            out.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         with _progress() as bar:
             tasks: dict[str, TaskID] = {}
@@ -86,7 +88,8 @@ def register(app: typer.Typer) -> None:
 
             tables = build_export_tables(wanted, step)
             step("writing", 0, 1)
-            path = write_datapackage(tables, out, fmt)
+            with writing_to(out):
+                path = write_datapackage(tables, out, fmt)
             step("writing", 1, 1)
             step("checking", 0, 2)
             own = check_datapackage(path)

@@ -106,7 +106,8 @@ def register(app: typer.Typer) -> None:
         if folder is None:
             folder = package_witnesses()
         if drafts is not None:
-            folder = draft_corpus(folder, drafts)
+            with writing_to(drafts):  # the drafts' folder made and written (after the gazetteers are found)
+                folder = draft_corpus(folder, drafts)
             err_console.print(f"drafted witness folders in {drafts}")
         _, found = corpus_folder(folder)
         wanted = tuple(witness) if witness else tuple(w for w, _ in found)
