@@ -23,10 +23,11 @@ from functools import cache
 from importlib import resources
 
 from dianli import cache as disk_cache
+from dianli.calendar.reigns import FIRST_QING_YEAR
 from dianli.errors import DataError, OutOfRangeError
 
 TABLE_FIRST_YEAR = 1643  # 崇禎十六年 (Ming, 大統曆): kept so that days just before 順治元年 have dates
-QING_FIRST_YEAR = 1644  # 順治元年 (the Qing used the Ming 大統曆 for it)
+QING_FIRST_YEAR = FIRST_QING_YEAR  # 順治元年 (the Qing used the Ming 大統曆 for it)
 TABLE_LAST_YEAR = 1911  # 宣統三年
 AUTHORITY = "Yuk Tung Liu's reconstruction of the Qing almanac (chinesecalendar-py default calendar)"
 _CSV_PACKAGE = "ChineseCalendar_py"

@@ -28,6 +28,7 @@ from dianli.datafile import parse_model
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
 from dianli.places.places import get_place
 from dianli.rites.load import all_rites
+from dianli.rites.years import FIRST_YEAR, QING_LAST_YEAR
 
 PRACTICE_PACKAGE = "dianli.rites.data.practice"
 
@@ -127,7 +128,7 @@ class TextPlace(_Strict):
     """The Qing unit (an id or name of the place data) and the year whose text the practice continues."""
 
     place: str
-    year: int = Field(ge=1644, le=1911)
+    year: int = Field(ge=FIRST_YEAR, le=QING_LAST_YEAR)
     note: str
     sources: tuple[OutsideRef, ...] = ()
     assumption: str | None = None

@@ -3,9 +3,11 @@ that uses it, so that a command can check a year without loading the rites."""
 
 from __future__ import annotations
 
-FIRST_YEAR = 1644
+from dianli.calendar.reigns import FIRST_QING_YEAR, LAST_QING_CHINESE_YEAR
+
+FIRST_YEAR = FIRST_QING_YEAR
 """The first year of ``rites show``, ``program`` and ``calendar`` (the Qing's first, 順治元年)."""
-QING_LAST_YEAR = 1911
+QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
 """The last year of the Qing (宣統三年): up to it a rite is resolved for the place as it stood that year."""
 LAST_YEAR = 2100
 """The last year of ``rites show``, ``program`` and ``calendar``, in the CLI and on the web: the one range
