@@ -46,3 +46,28 @@ def test_a_changed_argument_is_another_entry(monkeypatch: pytest.MonkeyPatch, tm
     without = runner.invoke(app, ["calendar", "1752", "--place", "臺灣府", "--no-related", "-f", "json"])
     assert with_related.exit_code == without.exit_code == 0
     assert len(json.loads(without.output)) < len(json.loads(with_related.output))
+
+
+@pytest.mark.parametrize(
+    ("years", "expected"), [(["1752"], [1752]), (["--from", "1752", "--to", "1753"], [1752, 1753])]
+)
+def test_an_icalendar_file_computes_each_year_once(
+    years: list[str], expected: list[int], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With an empty cache, the years computed for the table are those written to the .ics file."""
+    from dianli.cli import ritual_calendar
+
+    monkeypatch.setenv(cache.ENV_DIR, str(tmp_path / "cache"))
+    computed: list[int] = []
+    real = ritual_calendar._year
+
+    def counted(*args: object) -> ritual_calendar.Year:
+        computed.append(int(str(args[2])))
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ritual_calendar, "_year", counted)
+    ics = tmp_path / "days.ics"
+    result = runner.invoke(app, ["calendar", *years, "-p", "臺灣府", "-r", "xianshi", "--ics", str(ics)])
+    assert result.exit_code == 0, result.output
+    assert sorted(computed) == expected  # each once
+    assert ics.read_text(encoding="utf-8").count("BEGIN:VEVENT") > 0

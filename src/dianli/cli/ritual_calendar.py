@@ -137,16 +137,17 @@ class _Asked(NamedTuple):
     practice: str | None
 
 
-def _year_view(asked: _Asked, year: int) -> YearView:
+def _year_view(asked: _Asked, year: int, made: dict[int, Year]) -> YearView:
     """One year as shown, kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the arguments
     as typed, every file of the package and of the extra witness folders (code, rites, witnesses, places)
     and the versions of the libraries that compute days: the places and the rites are loaded only when
-    the year is not kept. A name the data does not know raises before anything is kept."""
+    the year is not kept (what they give is left in ``made``, for an iCalendar file of the same years). A
+    name the data does not know raises before anything is kept."""
 
     def make() -> YearView:
         place = _place(asked.place_name, asked.first_year)
         where = _where(place, asked.place_name, year)
-        found = _year(
+        found = made[year] = _year(
             where, place.id, year, asked.rites, asked.overrides, asked.related, asked.witness, asked.practice
         )
         return _view(place, year, found)
@@ -241,6 +242,7 @@ def calendar_command(
         overrides = parse_authority_days(days, len(years), parse_day)
     asked = _Asked(place_name, years[0], rites, overrides, related, witness, practice)
     views: list[YearView] = []
+    made: dict[int, Year] = {}  # the years computed for the views (not read from the cache)
     if len(years) > 1:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -251,10 +253,10 @@ def calendar_command(
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{place.name}", total=len(years))
             for y in years:
-                views.append(_year_view(asked, y))
+                views.append(_year_view(asked, y, made))
                 progress.advance(task)
     else:
-        views.append(_year_view(asked, years[0]))
+        views.append(_year_view(asked, years[0], made))
     if ics is not None:
         from dianli.api import to_ical  # icalendar loads only when a file is asked for
 
@@ -262,8 +264,11 @@ def calendar_command(
         occurrences = (
             o
             for y in years
-            for o in _year(
-                _where(place, place_name, y), place.id, y, rites, overrides, related, witness, practice
+            for o in (
+                made.get(y)
+                or _year(
+                    _where(place, place_name, y), place.id, y, rites, overrides, related, witness, practice
+                )
             ).occurrences
         )
         write_file(ics, to_ical(occurrences, place))
