@@ -130,7 +130,9 @@ def test_in_a_terminal_the_bar_moves_through_every_stage_and_the_hint_is_shown(
     from rich.console import Console
 
     screen = io.StringIO()
-    monkeypatch.setattr(cli_program, "err_console", Console(file=screen, force_terminal=True, width=200))
+    from dianli.cli import common
+
+    monkeypatch.setitem(common._MADE, "err_console", Console(file=screen, force_terminal=True, width=200))
     seen: list[tuple[int, str]] = []
     original = cli_program.Stages.at
 

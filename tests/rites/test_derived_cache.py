@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import pickle
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -43,61 +44,94 @@ def stored_plain(folder: Path) -> list[Any]:
     return found
 
 
-# (module, cached function, the function that makes it, arguments, a value the result must hold)
-CASES: list[tuple[ModuleType, str, str, tuple[Any, ...], Callable[[Any], bool]]] = [
-    (readings, "witnesses_with_rite", "_witnesses_with_rite", ("xianshi",), lambda r: "taiwan-fuzhi-9" in r),
-    (readings, "witnesses_with_rite", "_witnesses_with_rite", ("litan",), lambda r: "penghu-jilue-2" in r),
-    (readings, "reading_chain", "_reading_chain", ("tingzhou-fuzhi",), lambda r: r[1] == "fujian-tongzhi-14"),
-    (
+@dataclass(frozen=True)
+class Case:
+    """A cached function, the function that makes its entry (with the arguments it is given), a value the
+    result must hold, and how the result is read from the entry (the entry itself unless said: a table
+    of every witness's relations is one entry, each witness's chain a part of it)."""
+
+    module: ModuleType
+    function: str
+    maker: str
+    args: tuple[Any, ...]
+    holds: Callable[[Any], bool]
+    maker_args: tuple[Any, ...] | None = None
+    part: Callable[[Any], Any] = lambda entry: entry
+
+    def made(self) -> Any:
+        """The entry, made directly."""
+        return getattr(self.module, self.maker)(*(self.args if self.maker_args is None else self.maker_args))
+
+
+CASES = [
+    Case(
+        readings, "witnesses_with_rite", "_witnesses_with_rite", ("xianshi",), lambda r: "taiwan-fuzhi-9" in r
+    ),
+    Case(
+        readings, "witnesses_with_rite", "_witnesses_with_rite", ("litan",), lambda r: "penghu-jilue-2" in r
+    ),
+    Case(
+        readings,
+        "reading_chain",
+        "_witness_relations",
+        ("tingzhou-fuzhi",),
+        lambda r: r[1] == "fujian-tongzhi-14",
+        maker_args=("",),
+        part=lambda table: table["tingzhou-fuzhi"][0],
+    ),
+    Case(
         readings,
         "translation_family",
-        "_translation_family",
+        "_witness_relations",
         ("fujian-tongzhi-14",),
         lambda r: r == ("fujian-tongzhi-14", "fujian-tongzhi-14-modern"),
+        maker_args=("",),
+        part=lambda table: table["fujian-tongzhi-14"][1],
     ),
-    (readings, "own_readings", "_own_readings", ("taiwan-xianzhi-6",), lambda r: "xianshi" in r),
-    (readings, "own_readings", "_own_readings", ("penghu-tingzhi-2",), lambda r: set(r) == {"guandi"}),
-    (resolve, "_name_index", "_make_name_index", (), lambda r: r[fold("祀先師")] == "xianshi"),
-    (resolve, "_variant_witnesses", "_find_variant_witnesses", (), lambda r: bool(r)),
+    Case(readings, "own_readings", "_own_readings", ("taiwan-xianzhi-6",), lambda r: "xianshi" in r),
+    Case(readings, "own_readings", "_own_readings", ("penghu-tingzhi-2",), lambda r: set(r) == {"guandi"}),
+    Case(resolve, "_name_index", "_make_name_index", (), lambda r: r[fold("祀先師")] == "xianshi"),
+    Case(resolve, "_variant_witnesses", "_find_variant_witnesses", (), lambda r: bool(r)),
 ]
-IDS = [f"{function}{args}" for _, function, _, args, _ in CASES]
+IDS = [f"{case.function}{case.args}" for case in CASES]
 
 
-@pytest.mark.parametrize(("module", "function", "maker", "args", "holds"), CASES, ids=IDS)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_warm_read_gives_the_cold_result_as_plain_data(
-    module: ModuleType,
-    function: str,
-    maker: str,
-    args: tuple[Any, ...],
-    holds: Callable[[Any], bool],
-    cold_and_warm: Callable[..., tuple[Any, Any]],
-    tmp_path: Path,
+    case: Case, cold_and_warm: Callable[..., tuple[Any, Any]], tmp_path: Path
 ) -> None:
-    cold, warm = cold_and_warm(getattr(module, function), *args)
-    made = getattr(module, maker)(*args)
-    assert warm == cold == made and holds(warm)
+    cold, warm = cold_and_warm(getattr(case.module, case.function), *case.args)
+    made = case.made()
+    assert warm == cold == case.part(made) and case.holds(warm)
     assert made in stored_plain(tmp_path)  # kept as plain data, read back without any class
 
 
-@pytest.mark.parametrize(("module", "function", "maker", "args", "holds"), CASES, ids=IDS)
+@pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_warm_read_does_not_compute_again(
-    module: ModuleType,
-    function: str,
-    maker: str,
-    args: tuple[Any, ...],
-    holds: Callable[[Any], bool],
-    cold_and_warm: Callable[..., tuple[Any, Any]],
-    monkeypatch: pytest.MonkeyPatch,
+    case: Case, cold_and_warm: Callable[..., tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cached = getattr(module, function)
-    cold, _ = cold_and_warm(cached, *args)
+    cached = getattr(case.module, case.function)
+    cold, _ = cold_and_warm(cached, *case.args)
 
     def refuse(*_args: Any) -> Any:
-        raise AssertionError(f"{function}{args} computed again despite its cache entry")
+        raise AssertionError(f"{case.function}{case.args} computed again despite its cache entry")
 
-    monkeypatch.setattr(module, maker, refuse)
+    monkeypatch.setattr(case.module, case.maker, refuse)
     cached.cache_clear()  # a new process: only the disk holds it
-    assert cached(*args) == cold and holds(cold)
+    assert cached(*case.args) == cold and case.holds(cold)
+
+
+def test_one_entry_holds_every_witness_s_relations(cold_and_warm: Callable[..., tuple[Any, Any]]) -> None:
+    """A booklet in another witness than the last finds its chain in the entry the last one wrote."""
+    cold_and_warm(readings.reading_chain, "tingzhou-fuzhi")
+
+    def refuse(*_args: Any) -> Any:
+        raise AssertionError("the witnesses' relations computed again for another witness")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readings, "_witness_relations", refuse)
+        readings.reading_chain.cache_clear()
+        assert readings.reading_chain("taiwan-fuzhi-9") == ("taiwan-fuzhi-9",)
 
 
 @pytest.mark.parametrize(

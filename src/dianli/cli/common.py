@@ -101,11 +101,19 @@ def width() -> int:
     return found or DEFAULT_WIDTH
 
 
-def is_terminal() -> bool:
-    """Whether standard output is a terminal (as rich's console sees it, when made)."""
-    if "console" in _MADE:
-        return _MADE["console"].is_terminal
-    isatty = getattr(sys.stdout, "isatty", None)
+def is_terminal(name: str = "console") -> bool:
+    """Whether standard output (``name`` "console") or standard error ("err_console") is a terminal, as
+    rich's console sees it — ``TTY_COMPATIBLE`` (0 or 1) and ``FORCE_COLOR`` (set, not empty) decide before
+    the stream's ``isatty`` — without making the console (and importing rich) when it is not made yet."""
+    if name in _MADE:
+        return _MADE[name].is_terminal
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "1"
+    force_color = os.environ.get("FORCE_COLOR")
+    if force_color is not None:
+        return force_color != ""
+    isatty = getattr(sys.stderr if name == "err_console" else sys.stdout, "isatty", None)
     try:
         return bool(isatty and isatty())
     except ValueError:  # a closed stream

@@ -26,7 +26,8 @@ import typer
 from dianli import cache
 from dianli.api import UnknownValueError
 from dianli.api import program_inputs_fingerprint as inputs_fingerprint
-from dianli.cli.common import err_console, run_guarded, supplied_text, write_file, writing_to
+from dianli.cli import common
+from dianli.cli.common import is_terminal, run_guarded, supplied_text, write_file, writing_to
 from dianli.rites.years import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:
@@ -113,13 +114,13 @@ class Stages:
 
 @contextmanager
 def stages() -> Iterator[Stages]:
-    if not err_console.is_terminal:
+    if not is_terminal("err_console"):  # rich is imported only to draw the bar
         yield Stages(None)
         return
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err_console, transient=True) as bar:
+    with Progress(*columns, console=common.err_console, transient=True) as bar:
         yield Stages(bar)
 
 
@@ -217,8 +218,8 @@ def program(
         write_file(path, data)
         progress.finish("done")
     typer.echo(str(path))
-    if err_console.is_terminal:
-        err_console.print(open_hint(path), markup=False, highlight=False, soft_wrap=True)
+    if is_terminal("err_console"):
+        common.err_console.print(open_hint(path), markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,7 +12,6 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from dianli import cache
@@ -66,6 +65,8 @@ def schema_error(filename: str, raw: Any, error: ValidationError) -> DataError:
 
 def parse_rite_file(filename: str, text: str) -> RiteFile:
     """Validate the YAML text of one rite file; raise DataError naming file, rite and field."""
+    import yaml  # only when the YAML is read: a cached run never loads it
+
     try:
         raw = read_yaml(text)
     except yaml.YAMLError as exc:

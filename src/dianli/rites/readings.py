@@ -18,12 +18,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dianli import cache
 from dianli.corpus.cite import Citation
-from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest, reading_files
+from dianli.corpus.witnesses import ALIGNMENT_FILE, WitnessInfo, manifest, reading_files
 from dianli.datafile import load_model_path, read_yaml
 from dianli.errors import DataError, UnknownValueError
 from dianli.rites.load import all_rites, schema_error
@@ -113,7 +112,21 @@ def _rite_of(path: str) -> str:
 def reading_chain(witness: str) -> tuple[str, ...]:
     """The witness, its base, their bases …, each followed by the witnesses that translate it (kept in the
     on-disk cache, like every derived table of this module: :func:`_derived`)."""
-    return _derived("reading_chain", _reading_chain, witness)
+    return _relations(witness)[0]
+
+
+def _relations(witness: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The witness's reading chain and translation family, from one table of every witness's (kept in the
+    on-disk cache as a whole: a booklet read in another witness than the last one finds its chain there)."""
+    table = _derived("witness_relations", _witness_relations, "")
+    if witness not in table:
+        raise UnknownValueError("witness", witness, list(table))
+    return table[witness]
+
+
+def _witness_relations(_: str) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    infos = {info.id: info for info in manifest()}
+    return {w: (_reading_chain(infos, w), _translation_family(infos, w)) for w in infos}
 
 
 def _derived(name: str, make: Callable[[str], T], witness_or_rite: str) -> T:
@@ -125,10 +138,7 @@ def _derived(name: str, make: Callable[[str], T], witness_or_rite: str) -> T:
     return cache.pickled(cache.DERIVED, entry, lambda: make(witness_or_rite))
 
 
-def _reading_chain(witness: str) -> tuple[str, ...]:
-    infos = {info.id: info for info in manifest()}
-    if witness not in infos:
-        raise UnknownValueError("witness", witness, infos)
+def _reading_chain(infos: Mapping[str, WitnessInfo], witness: str) -> tuple[str, ...]:
     chain: list[str] = []
     current: str | None = witness
     while current is not None and current not in chain:
@@ -181,6 +191,8 @@ def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
 
 
 def _patches(path: Path) -> list[dict[str, Any]]:
+    import yaml  # only when the YAML is read: a cached run never loads it
+
     where = str(path)
     try:
         raw = read_yaml(path.read_text(encoding="utf-8"))
@@ -239,13 +251,10 @@ def rites_for(witness: str) -> Mapping[str, Rite]:
 def translation_family(witness: str) -> tuple[str, ...]:
     """The witness, the witness it translates and the witnesses that translate it: one text in several
     forms (a translation stands for the part of its original that is lost)."""
-    return _derived("translation_family", _translation_family, witness)
+    return _relations(witness)[1]
 
 
-def _translation_family(witness: str) -> tuple[str, ...]:
-    infos = {info.id: info for info in manifest()}
-    if witness not in infos:
-        raise UnknownValueError("witness", witness, infos)
+def _translation_family(infos: Mapping[str, WitnessInfo], witness: str) -> tuple[str, ...]:
     original = infos[witness].translation_of
     family = [witness, *([original] if original else [])]
     family += [i.id for i in infos.values() if i.translation_of in family and i.id not in family]
