@@ -328,3 +328,52 @@ def test_a_cached_witness_is_the_cold_one(witness_id: str, cold_and_warm: Callab
     assert warm.norm.text == cold.norm.text and warm.fragments == cold.fragments
     assert warm.info == cold.info
     assert warm.norm == cold.norm
+
+
+def _titles() -> Any:
+    from dianli.corpus import labels
+
+    return labels._witness_titles
+
+
+@pytest.mark.parametrize(
+    ("cached", "expected"),
+    [
+        (lambda: witness_ids, lambda infos: tuple(info.id for info in infos)),
+        (_titles, lambda infos: {info.id: info.short_title for info in infos if info.id == "taiwan-fuzhi-9"}),
+    ],
+    ids=["witness_ids", "titles"],
+)
+def test_tables_of_the_manifests_are_read_back_from_the_disk_without_them(
+    cached: Callable[[], Any],
+    expected: Callable[[tuple[Any, ...]], Any],
+    cold_and_warm: Callable[..., tuple[Any, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dianli.corpus import witnesses
+
+    function = cached()
+    cold, warm = cold_and_warm(function)
+    wanted = expected(manifest())
+    assert warm == cold and (cold == wanted if isinstance(cold, tuple) else wanted.items() <= cold.items())
+
+    def refuse() -> Any:
+        raise AssertionError("the manifests were read again despite the cache entry")
+
+    monkeypatch.setattr(witnesses, "manifest", refuse)
+    function.cache_clear()  # a new process: only the disk holds them
+    assert function() == cold
+
+
+@pytest.mark.parametrize("folders", [("fixtures",), ("fixtures", "nowhere")])
+def test_the_witness_ids_follow_the_extra_folders(
+    folders: tuple[str, ...], tmp_path: Path, use_roots: UseRoots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path / "cache"))
+    roots = [FIXTURES if name == "fixtures" else tmp_path / name for name in folders]
+    use_roots(*roots)
+    if all(root.is_dir() for root in roots):
+        assert FIXTURE in witness_ids()
+    else:  # a folder that is not one is an error, however the cache stands
+        with pytest.raises(DataError, match="is not a folder"):
+            witness_ids()

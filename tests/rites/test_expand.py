@@ -341,3 +341,47 @@ def test_a_witness_that_reads_no_liao_keeps_its_burial() -> None:
     liao = [o for o in r.rite.overrides if o.variant == "山川望燎"]
     assert [o.operation for o in liao if keeps(o)] == ["unchanged"]
     assert len([o for o in liao if not keeps(o)]) == 4
+
+
+_CITE = {"witness": "taiwan-fuzhi-9", "quote": "行初獻禮"}
+_CALL = {"kind": "call", "call": "行初獻禮", "role": "通贊", "cite": _CITE}
+_ACTION = {"kind": "action", "action": "跪", "cite": _CITE}
+
+
+@pytest.mark.parametrize(
+    ("step", "field", "value"),
+    [
+        (_CALL, "call", "行亞獻禮"),  # text into a text field: copied, checked
+        (_CALL, "place", "讀祝位"),
+        (_ACTION, "action", "叩首"),
+        (_ACTION, "posture", "一跪三叩"),  # not a text field: validated whole
+        (_CALL, "music", "yaxian"),
+    ],
+)
+def test_setting_a_field_gives_what_validating_the_step_gives(
+    step: dict[str, object], field: str, value: str
+) -> None:
+    from dianli.rites.expand import _set_field
+    from dianli.rites.model import Step
+
+    before = Step.model_validate(step)
+    changed = _set_field(before, field, value)
+    whole = Step.model_validate({**before.model_dump(by_alias=True, exclude_unset=True), field: value})
+    assert changed == whole and getattr(changed, field) == value
+    assert changed.model_fields_set == whole.model_fields_set
+
+
+@pytest.mark.parametrize(
+    ("step", "field", "value", "message"),
+    [
+        (_CALL, "call", "", "a step of kind 'call' needs the 'call' text"),
+        (_ACTION, "posture", "倒立", "unknown posture '倒立'"),
+        (_CALL, "music", "nope", "'yingshen'"),  # the accepted movements named
+    ],
+)
+def test_setting_a_field_is_checked(step: dict[str, object], field: str, value: str, message: str) -> None:
+    from dianli.rites.expand import _set_field
+    from dianli.rites.model import Step
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        _set_field(Step.model_validate(step), field, value)

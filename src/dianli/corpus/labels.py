@@ -14,14 +14,18 @@ from collections import Counter
 from collections.abc import Iterable
 
 from dianli.corpus.tree import section_defs
-from dianli.corpus.witnesses import manifest
+from dianli.corpus.witnesses import WitnessInfo, manifest_table
 
 
 @functools.lru_cache(maxsize=1)
 def _witness_titles() -> dict[str, str]:
     """Each witness's short title; where two witnesses share one (two juan of one book), the first two words
-    of their full titles (汀州府志 卷之十一), so that a label always tells the witnesses apart."""
-    infos = manifest()
+    of their full titles (汀州府志 卷之十一), so that a label always tells the witnesses apart (kept on disk:
+    :func:`dianli.corpus.witnesses.manifest_table`)."""
+    return manifest_table("titles", _titles)
+
+
+def _titles(infos: tuple[WitnessInfo, ...]) -> dict[str, str]:
     shared = Counter(info.short_title for info in infos)
     return {
         info.id: info.short_title if shared[info.short_title] == 1 else " ".join(info.title.split()[:2])

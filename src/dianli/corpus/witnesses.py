@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
@@ -40,6 +40,8 @@ from dianli.errors import DataError, UnknownValueError
 
 FRAGMENT_SEPARATOR = "\n\n⁂\n\n"
 """Joins fragments in a witness's raw text; ⁂ marks the gap (it takes no part in the folding key)."""
+
+T = TypeVar("T")
 
 ENV_VAR = "DIANLI_WITNESSES"
 """Extra folders of witness folders, separated by :data:`os.pathsep`."""
@@ -365,9 +367,20 @@ def _info(path: Path, entry: WitnessManifest) -> WitnessInfo:
     )
 
 
+@functools.lru_cache(maxsize=1)
 def witness_ids() -> tuple[str, ...]:
-    """The stable ids of all witnesses, in order."""
-    return tuple(info.id for info in manifest())
+    """The stable ids of all witnesses, in order (every citation's validation asks for them: kept on disk,
+    :func:`manifest_table`)."""
+    return manifest_table("witness_ids", lambda infos: tuple(info.id for info in infos))
+
+
+def manifest_table(name: str, make: Callable[[tuple[WitnessInfo, ...]], T]) -> T:
+    """``make(manifest())``, plain data (strings, tuples, dicts), kept in the on-disk cache under ``name`` and
+    a key naming every file of the package and of the folders ``DIANLI_WITNESSES`` names (and the value
+    itself, so a folder that is not one is still an error): a run that needs only such a table (the ids,
+    the titles) reads and validates no manifest."""
+    entry = cache.installed_key(f"corpus.witnesses.{name}", os.environ.get(ENV_VAR, ""))
+    return cache.pickled(cache.DERIVED, entry, lambda: make(manifest()))
 
 
 def witness_info(witness_id: str) -> WitnessInfo:

@@ -22,10 +22,13 @@ to every element before it is used, so dated, place-scoped and per-witness readi
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Annotated, Any, TypeVar
+
+from pydantic import TypeAdapter
 
 from dianli.errors import DataError
 from dianli.rites.model import (
@@ -174,6 +177,30 @@ def _matches(step: Step, ids: tuple[str, ...], tags: tuple[str, ...]) -> bool:
     return (step.id is not None and step.id in ids) or any(t in step.tags for t in tags)
 
 
+def _set_field(step: Step, field: str, value: Any) -> Step:
+    """``step`` with one of its own fields (not one of every element's: sources, years, places) set,
+    validated. Only the value is validated, by its field's type; the step is copied with it and its content
+    check (:meth:`Step.check_content`) runs on the copy. What a whole validation would check, without
+    building the model's validation schema (a cost on every first run)."""
+    if field not in _STEP_OWN_FIELDS:
+        data = step.model_dump(by_alias=True, exclude_unset=True)
+        data[field] = value
+        return Step.model_validate(data)
+    changed = step.model_copy(update={field: _field_type(field).validate_python(value)})
+    changed.check_content()
+    return changed
+
+
+_STEP_OWN_FIELDS = frozenset(Step.model_fields) - frozenset(Element.model_fields)
+
+
+@functools.cache
+def _field_type(field: str) -> TypeAdapter[Any]:
+    """The validator of one field of :class:`Step`: its type with its constraints."""
+    info = Step.model_fields[field]
+    return TypeAdapter(Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation)
+
+
 def apply_override(seq: list[Placed], override: Override, where: str) -> list[Placed]:
     """Apply one override to a sequence of steps (``mirror_positions`` acts on altars, not steps)."""
     via = (override,)
@@ -210,10 +237,8 @@ def apply_override(seq: list[Placed], override: Override, where: str) -> list[Pl
         out = []
         for p in seq:
             if (s.id is not None and p.step.id == s.id) or (s.tag is not None and s.tag in p.step.tags):
-                data = p.step.model_dump(by_alias=True, exclude_unset=True)
-                data[s.field] = s.value
                 try:
-                    changed = Step.model_validate(data)
+                    changed = _set_field(p.step, s.field, s.value)
                 except ValueError as exc:
                     raise DataError(f"{where}: set {s.field}={s.value!r}: {exc}") from None
                 out.append(Placed(changed, p.part_id, p.part_title, p.via + via))

@@ -352,6 +352,12 @@ class Step(Element):
 
     @model_validator(mode="after")
     def _has_content(self) -> Step:
+        self.check_content()
+        return self
+
+    def check_content(self) -> None:
+        """Raise ValueError if the step's kind lacks what it needs (a call's text …) or its posture is
+        unknown: the check every validation of a step runs, and the one a change of its text needs."""
         if self.posture is not None and self.posture not in postures():
             raise ValueError(f"unknown posture {self.posture!r}; accepted: {', '.join(postures())}")
         if self.kind == "call" and not self.call:
@@ -362,7 +368,6 @@ class Step(Element):
             raise ValueError("a 'dance_cue' step needs 'dance' (hold, dance or stop)")
         if self.kind == "action" and not (self.action or self.posture):
             raise ValueError("an 'action' step needs 'action' text or a 'posture'")
-        return self
 
 
 class ReplaceText(_Strict):
