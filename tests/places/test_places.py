@@ -26,7 +26,7 @@ from dianli.api import (
     places_in_year,
     qing_rule_ends,
 )
-from dianli.places.places import _check, _PlacesFile, check_place_year
+from dianli.places.places import _check, _first_year_missing, _PlacesFile, check_place_year
 
 BY_ID = {p.id: p for p in all_places()}
 
@@ -352,6 +352,9 @@ _UNKNOWN_SOURCE = _period(
     ("places", "fragment"),
     [
         ([_PROVINCE, {"id": "c", "periods": [_period(1690, 1800, "乙縣", "p")]}], "does not exist in 1690"),
+        ([_PROVINCE, {"id": "c", "periods": [_period(1750, 1810, "乙縣", "p")]}], "does not exist in 1801"),
+        ([_PROVINCE, {"id": "c", "periods": [_period(1850, 1860, "乙縣", "p")]}], "does not exist in 1850"),
+        ([_PROVINCE, {"id": "c", "periods": [_period(1600, 1900, "乙縣", "p")]}], "does not exist in 1600"),
         ([_PROVINCE, {"id": "c", "periods": [_period(1750, 1760, "乙縣", "q")]}], "unknown parent 'q'"),
         ([_PROVINCE, _PROVINCE], "duplicate id 'p'"),
         (
@@ -375,6 +378,39 @@ def test_data_errors_name_the_element_and_the_value(places: list[dict[str, Any]]
     assert "dianli/places/data/places.yaml" in str(err.value) and fragment in str(err.value)
 
 
+_TWO_PERIODS = {"id": "p", "periods": [_period(1700, 1750, "甲省"), _period(1751, 1800, "丙省")]}
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "missing"),
+    [
+        (1700, 1800, None),
+        (1751, 1751, None),
+        (1699, 1699, 1699),
+        (1690, 1760, 1690),
+        (1750, 1801, 1801),
+        (1801, 1810, 1801),
+        (1650, 1850, 1650),
+    ],
+)
+def test_a_parent_is_checked_over_the_whole_period(start: int, end: int, missing: int | None) -> None:
+    """The check compares the spans; the answer is the first year, counted one by one, the parent lacks."""
+    parent = Place.model_validate(_TWO_PERIODS)
+    child = Place.model_validate({"id": "c", "periods": [_period(start, end, "乙縣", "p")]})
+    by_year = [y for y in range(start, end + 1) if not parent.exists(y)]
+    assert _first_year_missing(child.periods[0], parent) == (by_year[0] if by_year else None) == missing
+    data = _PlacesFile.model_validate(
+        {"default_place": "p", "dataset_source": _DATASET, "places": [_TWO_PERIODS, child.model_dump()]}
+    )
+    if missing is None:
+        _check(data)
+    else:
+        with pytest.raises(
+            DataError, match=f"parent 'p' does not exist in {missing} \\(it exists 1700–1800\\)"
+        ):
+            _check(data)
+
+
 def test_the_dataset_source_must_be_registered() -> None:
     data = _PlacesFile.model_validate(
         {"default_place": "p", "dataset_source": "atlas", "places": [_PROVINCE]}
@@ -382,6 +418,26 @@ def test_the_dataset_source_must_be_registered() -> None:
     with pytest.raises(
         DataError, match="dataset_source: unknown source 'atlas'; accepted: almanac-2006-olddo"
     ):
+        _check(data)
+
+
+@pytest.mark.parametrize(("source", "fails"), [("nope", True), ("qingshigao-70", False)])
+def test_an_ending_quotes_registered_sources(source: str, fails: bool) -> None:
+    ending = {
+        "id": "e",
+        "last_year": 1800,
+        "event": "x",
+        "signed": "1800-01-01",
+        "ratifications_exchanged": "1800-02-01",
+        "cite": [{"source": source, "section": "x", "quote": "q"}],
+    }
+    data = _PlacesFile.model_validate(
+        {"default_place": "p", "dataset_source": _DATASET, "qing_rule_ends": [ending], "places": [_PROVINCE]}
+    )
+    if fails:
+        with pytest.raises(DataError, match=r"qing_rule_ends\.0 \(e\): unknown source 'nope'; accepted: "):
+            _check(data)
+    else:
         _check(data)
 
 

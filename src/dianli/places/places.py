@@ -297,15 +297,16 @@ def _check(data: _PlacesFile) -> None:
     """Every cross reference of the file: sources, parents (in every year), endings, names, aliases."""
     if data.default_place not in {p.id for p in data.places}:
         raise _fail("default_place", f"unknown place id {data.default_place!r}")
-    source_ids = sorted(outside_sources())
-    if data.dataset_source not in source_ids:
+    registry = outside_sources()
+    source_ids = sorted(registry)  # named in the messages; looked up in the registry itself
+    if data.dataset_source not in registry:
         raise _fail(
             "dataset_source", f"unknown source {data.dataset_source!r}; accepted: {', '.join(source_ids)}"
         )
     ending_ids = {e.id: e for e in data.qing_rule_ends}
     for i, ending in enumerate(data.qing_rule_ends):
         for quote in ending.cite:
-            if quote.source not in source_ids:
+            if quote.source not in registry:
                 raise _fail(
                     f"qing_rule_ends.{i} ({ending.id})",
                     f"unknown source {quote.source!r}; accepted: {', '.join(source_ids)}",
@@ -334,21 +335,33 @@ def _check(data: _PlacesFile) -> None:
         for j, period in enumerate(place.periods):
             here = f"{where}: periods.{j} ({period.years})"
             for quote in period.parent_source.cite if period.parent_source else ():
-                if quote.source not in source_ids:
+                if quote.source not in registry:
                     raise _fail(here, f"unknown source {quote.source!r}; accepted: {', '.join(source_ids)}")
             if period.parent is None:
                 continue
             parent = by_id.get(period.parent)
             if parent is None:
                 raise _fail(here, f"unknown parent {period.parent!r}")
-            missing = [y for y in range(period.from_year, period.until_year + 1) if not parent.exists(y)]
-            if missing:
+            missing = _first_year_missing(period, parent)
+            if missing is not None:
                 raise _fail(
                     here,
-                    f"parent {period.parent!r} does not exist in {missing[0]} (it exists "
+                    f"parent {period.parent!r} does not exist in {missing} (it exists "
                     f"{parent.first_year}–{parent.last_year})",
                 )
     _check_names(data.places)
+
+
+def _first_year_missing(period: Period, parent: Place) -> int | None:
+    """The first year of ``period`` in which ``parent`` does not exist, or None. A unit's periods follow
+    each other (:class:`Place` refuses a gap), so it exists in every year from its first to its last: the
+    answer is found from the two spans, not year by year."""
+    first, last = parent.first_year, parent.last_year
+    if period.from_year < first or period.from_year > last:
+        return period.from_year
+    if period.until_year > last:
+        return last + 1
+    return None
 
 
 def _check_names(places: tuple[Place, ...]) -> None:
