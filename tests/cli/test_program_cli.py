@@ -184,3 +184,35 @@ def test_a_year_that_is_no_whole_number_is_a_usage_error(year: str, cache_dir: P
     result = runner.invoke(app, [*ARGS[:-1], year, "--no-audio"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "not a valid integer" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "collecting"),
+    [
+        # the console script runs one command and ends: a booklet is made without the cyclic collector
+        (["program", "祀先師", "--place", "臺灣府", "--year", "1752", "--format", "json"], False),
+        (["date", "乾隆十七年二月初一"], True),  # other commands keep it
+    ],
+)
+def test_the_console_script_makes_a_booklet_without_the_cyclic_collector(
+    args: list[str], collecting: bool, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, sys\n"
+        "from dianli.cli.main import main\n"
+        f"sys.argv = ['dianli', *{args!r}, *({['--out', str(tmp_path)]!r} if {args[0]!r} == 'program' else [])]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "print(gc.isenabled(), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stderr.split()[-1] == str(collecting)
+
+
+def test_in_the_test_runner_the_collector_stays_on(tmp_path: Path, cache_dir: Path) -> None:
+    import gc
+
+    assert _run("--format", "json", "--out", str(tmp_path)).is_file()
+    assert gc.isenabled()

@@ -72,6 +72,22 @@ def _made(name: str) -> SuppliedConsole:
     return _MADE[name]
 
 
+_ONE_COMMAND = False
+"""Whether this process runs one command and ends: the console script (:func:`dianli.cli.main.main`), not
+the test runner or the web server (see :func:`one_command`)."""
+
+
+def one_command() -> bool:
+    """Whether the process ends with the command it runs (set by the console script)."""
+    return _ONE_COMMAND
+
+
+def ends_with_command() -> None:
+    """Say that the process ends with the command it runs (called by the console script only)."""
+    global _ONE_COMMAND
+    _ONE_COMMAND = True
+
+
 def set_width(width: int | None) -> None:
     """Lay out the running command's text for ``width`` columns (None: the terminal's, or ``COLUMNS``, or
     :data:`DEFAULT_WIDTH` when not a terminal), on the consoles made already and on those made later."""

@@ -156,5 +156,8 @@ class LazyGroup(typer.core.TyperGroup):
 
 
 def main() -> None:
-    """Entry point of the ``dianli`` console script."""
+    """Entry point of the ``dianli`` console script: one command, then the process ends."""
+    from dianli.cli.common import ends_with_command
+
+    ends_with_command()
     root_app(cls=LazyGroup)()
