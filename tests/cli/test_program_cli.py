@@ -191,10 +191,11 @@ def test_a_year_that_is_no_whole_number_is_a_usage_error(year: str, cache_dir: P
     [
         # the console script runs one command and ends: a booklet is made without the cyclic collector
         (["program", "祀先師", "--place", "臺灣府", "--year", "1752", "--format", "json"], False),
+        (["calendar", "1752", "--place", "臺灣府"], False),  # and a year's calendar
         (["date", "乾隆十七年二月初一"], True),  # other commands keep it
     ],
 )
-def test_the_console_script_makes_a_booklet_without_the_cyclic_collector(
+def test_the_console_script_makes_a_booklet_or_a_calendar_without_the_cyclic_collector(
     args: list[str], collecting: bool, tmp_path: Path
 ) -> None:
     import subprocess

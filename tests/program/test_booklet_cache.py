@@ -314,7 +314,7 @@ def test_the_process_ends_without_a_last_collection(monkeypatch: pytest.MonkeyPa
     """``dianli program`` registers :func:`gc.freeze` to run at exit, once however often it runs."""
     import gc
 
-    from dianli.cli import program as command
+    from dianli.cli import common as command
 
     registered: list[object] = []
     monkeypatch.setattr(command.atexit, "register", registered.append)

@@ -7,7 +7,9 @@ without it."""
 
 from __future__ import annotations
 
+import atexit
 import functools
+import gc
 import os
 import re
 import sys
@@ -86,6 +88,33 @@ def ends_with_command() -> None:
     """Say that the process ends with the command it runs (called by the console script only)."""
     global _ONE_COMMAND
     _ONE_COMMAND = True
+
+
+_ENDS_WITHOUT_COLLECTING = False
+"""Whether :func:`gc.freeze` is registered to run at exit."""
+
+
+def end_without_collecting() -> None:
+    """For a command that builds much that lives to its end (a booklet, a year's calendar). When the
+    process ends, leave what it loaded to the system: without this, Python's last garbage collection
+    walks every object the run made (the rites, the witnesses, the program) — about 0.4 s of a
+    booklet's run here, after its file is written. :func:`gc.freeze` (registered once, run at
+    exit before the on-disk cache's own handler) puts them beyond that collection; nothing the run
+    leaves holds anything to finish (files are written and closed, the cache is flushed by its handler).
+
+    In a process that ends with this command (the console script, not the test runner or the web
+    server: :func:`dianli.cli.common.one_command`) the cyclic collector is also off for the run. What a
+    booklet is made from lives to its end (the rites, the witnesses, the program), so each collection
+    only walks live objects: 0.10–0.16 s of a first booklet (about a tenth of its run), a second of one
+    synthesised from nothing, 0.1 s of a calendar's new year. Reference counting still frees what the
+    run drops; the peak memory was measured unchanged (a booklet: 72–74 MB without audio, 110 MB with
+    it, 186 MB synthesising every movement; a new year's calendar 95 MB)."""
+    global _ENDS_WITHOUT_COLLECTING
+    if not _ENDS_WITHOUT_COLLECTING:
+        atexit.register(gc.freeze)
+        _ENDS_WITHOUT_COLLECTING = True
+    if one_command():
+        gc.disable()
 
 
 def set_width(width: int | None) -> None:

@@ -11,8 +11,6 @@ changed still reuses the music.
 
 from __future__ import annotations
 
-import atexit
-import gc
 import io
 import os
 import sys
@@ -27,7 +25,14 @@ from dianli import cache
 from dianli.api import UnknownValueError
 from dianli.api import program_inputs_fingerprint as inputs_fingerprint
 from dianli.cli import common
-from dianli.cli.common import is_terminal, run_guarded, supplied_text, write_file, writing_to
+from dianli.cli.common import (
+    end_without_collecting,
+    is_terminal,
+    run_guarded,
+    supplied_text,
+    write_file,
+    writing_to,
+)
 from dianli.rites.years import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:
@@ -53,30 +58,6 @@ def output_key(args: tuple[str, ...], audio: bool) -> str:
 
         parts.append(opus_library_version())
     return cache.key(*parts)
-
-
-def end_without_collecting() -> None:
-    """When the process ends, leave what it loaded to the system: without this, Python's last garbage
-    collection walks every object the run made (the rites, the witnesses, the program) — about 0.4 s
-    of a booklet's run here, after its file is written. :func:`gc.freeze` (registered once, run at
-    exit before the on-disk cache's own handler) puts them beyond that collection; nothing the run
-    leaves holds anything to finish (files are written and closed, the cache is flushed by its handler).
-
-    In a process that ends with this command (the console script, not the test runner or the web
-    server: :func:`dianli.cli.common.one_command`) the cyclic collector is also off for the run. What a
-    booklet is made from lives to its end (the rites, the witnesses, the program), so each collection
-    only walks live objects: 0.10–0.16 s of a first booklet (about a tenth of its run), a second of one
-    synthesised from nothing. Reference counting still frees what the run drops; the peak memory was
-    measured unchanged (72–74 MB without audio, 110 MB with it, 186 MB synthesising every movement)."""
-    global _ENDS_WITHOUT_COLLECTING
-    if not _ENDS_WITHOUT_COLLECTING:
-        atexit.register(gc.freeze)
-        _ENDS_WITHOUT_COLLECTING = True
-    if common.one_command():
-        gc.disable()
-
-
-_ENDS_WITHOUT_COLLECTING = False
 
 
 def rite_years() -> tuple[int, int]:

@@ -19,7 +19,14 @@ from dianli.api import (
     DianliError,
     OutOfRangeError,
 )
-from dianli.cli.common import check_output_path, run_guarded, say, show_rows, write_file
+from dianli.cli.common import (
+    check_output_path,
+    end_without_collecting,
+    run_guarded,
+    say,
+    show_rows,
+    write_file,
+)
 
 if TYPE_CHECKING:
     from dianli.api import JsonValue, Occurrence, Place
@@ -209,6 +216,7 @@ def calendar_command(
 ) -> None:
     """Every rite of a year at a place: Gregorian and Chinese dates, weekday, and where each date comes from.
     After 1911 the days are computed by the texts' rules, or given by a practice profile (--practice)."""
+    end_without_collecting()
     if year is not None and (year_from is not None or year_to is not None):
         raise OutOfRangeError(
             "year arguments", f"{year} with --from/--to", "either YEAR or --from Y1 --to Y2"
