@@ -56,6 +56,7 @@ CACHED: dict[str, tuple[Made, tuple[Any, str]]] = {
     "a witness's resolved quotes": (_book_passages, (passages, "_resolved_fields")),
     "a movement's cue": (_cue, (assemble, "_movement_cue")),
     "the movements' ids": (_known, ("dianli.music.score", "movement_ids")),
+    "a dance's page and its sources": (lambda: html._silent_dance("chuxian"), (html, "_dance_page")),
 }
 
 
@@ -108,6 +109,11 @@ ARGUMENTS: dict[str, tuple[Made, Made, tuple[Any, str]]] = {
         lambda: assemble.movement_cue("chuxian"),
         lambda: assemble.movement_cue("yaxian"),
         (assemble, "_movement_cue"),
+    ),
+    "a dance's page (another movement)": (
+        lambda: html._silent_dance("chuxian"),
+        lambda: html._silent_dance("yaxian"),
+        (html, "_dance_page"),
     ),
     "a witness's quotes (another quote)": (
         lambda: _one_passage("taiwan-fuzhi-9", "先師"),

@@ -245,13 +245,52 @@ def source_mention(source_id: str) -> str:
     return f"{src.heading} [{src.grade}; `dianli sources {src.id}`]"
 
 
+Needles = dict[str, tuple[tuple[str, str], ...]]
+"""Strings to look for, grouped: the group's common beginning → (the string, the source it names)."""
+
+
+def _grouped(needles: list[tuple[str, str]]) -> Needles:
+    """``needles`` grouped by their first four characters, each group under the beginning its strings
+    share (the scheme of the addresses, ``dianli sources ``): a text is searched once per group, for
+    that beginning."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for needle, source_id in needles:
+        groups.setdefault(needle[:4], []).append((needle, source_id))
+    out: Needles = {}
+    for group in groups.values():
+        first, last = min(n for n, _ in group), max(n for n, _ in group)
+        shared = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b), len(first))
+        out[first[:shared]] = tuple(group)
+    return out
+
+
+@functools.cache
+def source_needles() -> tuple[Needles, Needles]:
+    """What :func:`sources_mentioned` looks for, made once from the registry: the mentions
+    (``dianli sources ID`` and its closing backtick), looked for as written, and every address of
+    every source, unquoted, looked for in the unquoted text."""
+    mentions = [(f"dianli sources {s.id}`", s.id) for s in outside_sources().values()]
+    addresses = [(unquote(a), s.id) for s in outside_sources().values() for a in s.addresses]
+    return _grouped(mentions), _grouped(addresses)
+
+
+def _found_in(text: str, needles: Needles, found: set[str]) -> None:
+    """Add to ``found`` the source of every needle ``text`` holds: only where a group's beginning
+    stands is a needle compared (a few places in a booklet, not every source over the whole text)."""
+    for start, group in needles.items():
+        at = text.find(start)
+        while at >= 0:
+            found.update(source_id for needle, source_id in group if text.startswith(needle, at))
+            at = text.find(start, at + 1)
+
+
 def sources_mentioned(text: str) -> tuple[OutsideSource, ...]:
-    """The registered outside sources a text names — by one of their addresses, or as
-    ``dianli sources ID`` (:func:`source_mention`) — strongest grade first (the appendix of a document)."""
-    plain = unquote(text)
-    found = [
-        s
-        for s in outside_sources().values()
-        if f"dianli sources {s.id}`" in text or any(unquote(a) in plain for a in s.addresses)
-    ]
-    return tuple(sorted(found, key=lambda s: (s.kind.rank, s.weak, s.id)))
+    """The registered outside sources a text names — by one of their addresses (written with their
+    characters or percent-encoded: both sides are unquoted), or as ``dianli sources ID``
+    (:func:`source_mention`) — strongest grade first (the appendix of a document)."""
+    mentions, addresses = source_needles()
+    found: set[str] = set()
+    _found_in(text, mentions, found)
+    _found_in(unquote(text), addresses, found)
+    registry = outside_sources()
+    return tuple(sorted((registry[i] for i in found), key=lambda s: (s.kind.rank, s.weak, s.id)))
