@@ -217,3 +217,11 @@ def test_in_the_test_runner_the_collector_stays_on(tmp_path: Path, cache_dir: Pa
 
     assert _run("--format", "json", "--out", str(tmp_path)).is_file()
     assert gc.isenabled()
+
+
+def test_the_booklet_written_holds_no_private_use_code_point(tmp_path: Path, cache_dir: Path) -> None:
+    import re
+
+    text = _run("--no-audio", "--out", str(tmp_path)).read_text(encoding="utf-8")
+    assert "〔" in text  # characters were supplied (臺灣府志 has them) …
+    assert not re.search("[\ue000-\uf8ff\U000f0000-\U0010ffff]", text)  # … and none is left to supply

@@ -318,12 +318,13 @@ def test_the_booklet_is_the_same_cold_warm_and_uncached(uncached: str, cache_dir
 
 def test_the_process_ends_without_a_last_collection(monkeypatch: pytest.MonkeyPatch) -> None:
     """``dianli program`` registers :func:`gc.freeze` to run at exit, once however often it runs."""
+    import atexit
     import gc
 
     from dianli.cli import common as command
 
     registered: list[object] = []
-    monkeypatch.setattr(command.atexit, "register", registered.append)
+    monkeypatch.setattr(atexit, "register", registered.append)
     monkeypatch.setattr(command, "_ENDS_WITHOUT_COLLECTING", False)
     command.end_without_collecting()
     command.end_without_collecting()

@@ -152,9 +152,8 @@ def make_output(
     from dianli.api import booklet_chunks
 
     out = io.BytesIO()  # written piece by piece: the text with its audio is never held whole
-    for chunk in booklet_chunks(prog, audio=found, appendix=appendix):
-        # ASCII (the embedded audio) holds no private-use code point: not searched for one
-        out.write((chunk if chunk.isascii() else supplied_text(chunk)).encode("utf-8"))
+    for chunk in booklet_chunks(prog, audio=found, appendix=appendix):  # each chunk supplied already
+        out.write(chunk.encode("utf-8"))
     return booklet_name(prog, "html"), out.getvalue()
 
 
