@@ -22,13 +22,11 @@ to every element before it is used, so dated, place-scoped and per-witness readi
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
-
-from pydantic import TypeAdapter
+from types import UnionType
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from dianli.errors import DataError
 from dianli.rites.model import (
@@ -178,27 +176,43 @@ def _matches(step: Step, ids: tuple[str, ...], tags: tuple[str, ...]) -> bool:
 
 
 def _set_field(step: Step, field: str, value: Any) -> Step:
-    """``step`` with one of its own fields (not one of every element's: sources, years, places) set,
-    validated. Only the value is validated, by its field's type; the step is copied with it and its content
-    check (:meth:`Step.check_content`) runs on the copy. What a whole validation would check, without
-    building the model's validation schema (a cost on every first run)."""
-    if field not in _STEP_OWN_FIELDS:
-        data = step.model_dump(by_alias=True, exclude_unset=True)
-        data[field] = value
-        return Step.model_validate(data)
-    changed = step.model_copy(update={field: _field_type(field).validate_python(value)})
-    changed.check_content()
-    return changed
+    """``step`` with one field set, validated. Text set into one of the step's own fields that hold text
+    or one of a few words (``str | None``, ``Literal[…] | None``: not the sources, years and places every
+    element has) is what validation would keep unchanged: the step is copied with it and its content
+    check (:meth:`Step.check_content`) runs on the copy, without building the model's validation schema
+    (a cost on every first run). Any other field or value (a word not among those accepted, which the
+    error then lists) is validated with the whole step."""
+    accepted = _TEXT_FIELDS_ACCEPTING.get(field)
+    if isinstance(value, str) and accepted is not None and (accepted == "any text" or value in accepted):
+        changed = step.model_copy(update={field: value})
+        changed.check_content()
+        return changed
+    data = step.model_dump(by_alias=True, exclude_unset=True)
+    data[field] = value
+    return Step.model_validate(data)
 
 
-_STEP_OWN_FIELDS = frozenset(Step.model_fields) - frozenset(Element.model_fields)
+def _accepting(annotation: Any) -> frozenset[str] | str | None:
+    """What a field of this type accepts as text and keeps as it is: "any text" (``str | None``), the words
+    of ``Literal[…] | None``, or None (another type: validated with the whole step)."""
+    if get_origin(annotation) not in (Union, UnionType) or type(None) not in get_args(annotation):
+        return None
+    (kept, *more) = [a for a in get_args(annotation) if a is not type(None)]
+    if more:
+        return None
+    if kept is str:
+        return "any text"
+    words = get_args(kept) if get_origin(kept) is Literal else ()
+    return frozenset(words) if words and all(isinstance(w, str) for w in words) else None
 
 
-@functools.cache
-def _field_type(field: str) -> TypeAdapter[Any]:
-    """The validator of one field of :class:`Step`: its type with its constraints."""
-    info = Step.model_fields[field]
-    return TypeAdapter(Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation)
+_TEXT_FIELDS_ACCEPTING = {
+    name: found
+    for name, info in Step.model_fields.items()
+    if name not in Element.model_fields and not info.metadata
+    if (found := _accepting(info.annotation)) is not None
+}
+"""The step's own fields that hold text or a word, and what they accept (see :func:`_set_field`)."""
 
 
 def apply_override(seq: list[Placed], override: Override, where: str) -> list[Placed]:
