@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -102,3 +105,52 @@ def test_normalise_never_crashes_and_offsets_stay_inside(raw: str) -> None:
 def test_normalise_any_unicode(raw: str) -> None:
     norm = normalise(raw)
     assert len(norm.key) <= len(norm.text) <= len(raw)
+
+
+# --- the table of folded ideographs, kept on disk ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("char", "folded"),
+    [
+        ("國", "国"),  # OpenCC: traditional → simplified
+        ("禮", "礼"),
+        ("国", "国"),  # already simplified: itself
+        ("㐀", "㐀"),  # Extension A, folding to itself
+        ("A", "A"),  # outside the table: by the rules
+        ("𠀀", "𠀀"),  # Extension B, outside the table: by the rules
+    ],
+)
+def test_a_character_folds_as_the_rules_fold_it(char: str, folded: str) -> None:
+    from dianli.corpus import normalise
+
+    assert normalise.fold_char(char) == normalise._fold_by_rules(char) == folded
+
+
+def test_the_table_holds_every_ideograph_that_folds_to_another() -> None:
+    from dianli.corpus import normalise
+
+    table = normalise._fold_table()
+    for first, last in normalise.FOLD_TABLE_RANGES:
+        for code in range(first, last + 1, 7):  # every seventh: the rules are slow one by one
+            char = chr(code)
+            assert table.get(char, char) == normalise._fold_by_rules(char), char
+    assert all(folded != char for char, folded in table.items())
+
+
+def test_a_warm_run_folds_without_opencc(
+    cold_and_warm: Callable[..., tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dianli.corpus import normalise
+
+    cold, warm = cold_and_warm(normalise._fold_table)
+    assert cold == warm and cold["禮"] == "礼"
+
+    def refuse() -> object:
+        raise AssertionError("OpenCC loaded although the table is on disk")
+
+    monkeypatch.setattr(normalise, "_opencc_t2s", refuse)
+    normalise._fold_table.cache_clear()
+    normalise.fold_char.cache_clear()
+    assert fold("祀先師禮") == "祀先师礼"
+    normalise.fold_char.cache_clear()  # forget what was folded without OpenCC in reach
