@@ -128,10 +128,10 @@ def test_a_character_folds_as_the_rules_fold_it(char: str, folded: str) -> None:
 
 
 def test_the_table_holds_every_ideograph_that_folds_to_another() -> None:
-    from dianli.corpus import normalise
+    from dianli.corpus import normalise, simplified
 
     table = normalise._fold_table()
-    for first, last in normalise.FOLD_TABLE_RANGES:
+    for first, last in simplified.IDEOGRAPHS:
         for code in range(first, last + 1, 7):  # every seventh: the rules are slow one by one
             char = chr(code)
             assert table.get(char, char) == normalise._fold_by_rules(char), char
@@ -141,7 +141,7 @@ def test_the_table_holds_every_ideograph_that_folds_to_another() -> None:
 def test_a_warm_run_folds_without_opencc(
     cold_and_warm: Callable[..., tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dianli.corpus import normalise
+    from dianli.corpus import normalise, simplified
 
     cold, warm = cold_and_warm(normalise._fold_table)
     assert cold == warm and cold["禮"] == "礼"
@@ -149,8 +149,25 @@ def test_a_warm_run_folds_without_opencc(
     def refuse() -> object:
         raise AssertionError("OpenCC loaded although the table is on disk")
 
-    monkeypatch.setattr(normalise, "_opencc_t2s", refuse)
+    monkeypatch.setattr(simplified, "_opencc_t2s", refuse)
     normalise._fold_table.cache_clear()
     normalise.fold_char.cache_clear()
     assert fold("祀先師禮") == "祀先师礼"
     normalise.fold_char.cache_clear()  # forget what was folded without OpenCC in reach
+
+
+@pytest.mark.parametrize("char", ["國", "禮", "国", "㐀", "A", "𠀀", "龜", "丽"])
+def test_a_character_is_simplified_as_opencc_simplifies_it(char: str) -> None:
+    from dianli.corpus import simplified
+
+    assert simplified.simplified(char) == simplified.by_opencc(char)
+
+
+def test_the_simplified_table_holds_every_ideograph_opencc_changes() -> None:
+    from dianli.corpus import simplified
+
+    table = simplified._table()
+    for first, last in simplified.IDEOGRAPHS:
+        for code in range(first, last + 1, 7):
+            char = chr(code)
+            assert table.get(char, char) == simplified.by_opencc(char), char

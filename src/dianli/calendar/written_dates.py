@@ -48,6 +48,7 @@ from dianli.calendar.reigns import (
     integer_chinese,
     parse_integer_chinese,
 )
+from dianli.corpus.simplified import simplified
 from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
 
 GREGORIAN_REFORM = date(1582, 10, 15)
@@ -69,19 +70,6 @@ _GZ = f"[{''.join(STEMS)}][{''.join(BRANCHES)}]"
 _FULLWIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
-@functools.lru_cache(maxsize=1)
-def _t2s() -> object:
-    import opencc
-
-    return opencc.OpenCC("t2s.json")
-
-
-@functools.lru_cache(maxsize=65536)
-def _convert_char(char: str) -> str:
-    converted = str(_t2s().convert(char))  # type: ignore[attr-defined]
-    return converted if len(converted) == 1 else char
-
-
 def _fold_with(text: str, fold_char: Callable[[str], str]) -> str:
     return "".join(fold_char(c) for c in text.translate(_FULLWIDTH_DIGITS))
 
@@ -89,9 +77,10 @@ def _fold_with(text: str, fold_char: Callable[[str], str]) -> str:
 def _fold(text: str) -> str:
     """One comparison form: simplified script (OpenCC t2s, character by character), ASCII digits. The
     characters of the era names and of the date words are folded from the cached table (:func:`_folded_forms`),
-    so that OpenCC loads only for another character."""
+    any other from the ideographs' table of :mod:`dianli.corpus.simplified`: OpenCC loads only for a
+    character outside both."""
     known = _folded_forms()[2]
-    return _fold_with(text, lambda c: known[c] if c in known else _convert_char(c))
+    return _fold_with(text, lambda c: known[c] if c in known else simplified(c))
 
 
 _DATE_WORDS = "元年載歲次閏正冬臘月朔望晦日初廿卅維惟大皇，,、。." + _NUM
@@ -108,13 +97,13 @@ def _folded_forms() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
 
 
 def _fold_forms() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    eras = {_fold_with(form, _convert_char): form for form in era_forms()}
+    eras = {_fold_with(form, simplified): form for form in era_forms()}
     dynasty_names: dict[str, str] = {}
     for dynasty in dynasties():
         for prefix in ("", "大", "皇"):
-            dynasty_names.setdefault(_fold_with(prefix + dynasty.name, _convert_char), dynasty.name)
+            dynasty_names.setdefault(_fold_with(prefix + dynasty.name, simplified), dynasty.name)
     words = [*era_forms(), *(d.name for d in dynasties()), *STEMS, *BRANCHES, _DATE_WORDS]
-    chars = {c: _convert_char(c) for c in sorted(set("".join(words)))}
+    chars = {c: simplified(c) for c in sorted(set("".join(words)))}
     return eras, dynasty_names, chars
 
 

@@ -31,6 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dianli import cache
+from dianli.corpus.simplified import IDEOGRAPHS, is_ideograph, simplified
 from dianli.corpus.sources import WitnessCite
 from dianli.datafile import load_model
 from dianli.errors import DataError
@@ -231,41 +232,29 @@ def _variant_table() -> dict[str, str]:
     return table
 
 
-@functools.lru_cache(maxsize=1)
-def _opencc_t2s() -> object:
-    import opencc
-
-    return opencc.OpenCC("t2s.json")
-
-
-FOLD_TABLE_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-"""The characters folded once for all and kept on disk (:func:`_fold_table`): CJK Unified Ideographs
-Extension A, the Unified Ideographs and the Compatibility Ideographs."""
-
-
 @functools.lru_cache(maxsize=65536)
 def fold_char(char: str) -> str:
     """Fold one character to its comparison form (simplified script, then the variant table): from the
-    table of every ideograph of :data:`FOLD_TABLE_RANGES` (made by these rules), else by the rules."""
-    code = ord(char)
-    if any(first <= code <= last for first, last in FOLD_TABLE_RANGES):
+    table of the ideographs (:data:`dianli.corpus.simplified.IDEOGRAPHS`, made by these rules), else
+    by the rules."""
+    if is_ideograph(char):
         return _fold_table().get(char, char)
     return _fold_by_rules(char)
 
 
 @functools.lru_cache(maxsize=1)
 def _fold_table() -> dict[str, str]:
-    """Each ideograph of :data:`FOLD_TABLE_RANGES` that folds to another character → that character (one
-    absent folds to itself): about 4,200 of 28,000, made once (0.1 s) and kept in the on-disk cache under
-    a key naming the package's files (the variant table among them) and OpenCC's version, so that a run
-    that folds text loads neither OpenCC's dictionaries nor the variant table (0.02–0.06 s)."""
+    """Each ideograph that folds to another character → that character (one absent folds to itself):
+    about 4,200 of 28,000, made once and kept in the on-disk cache under a key naming the package's
+    files (the variant table among them) and OpenCC's version, so that a run that folds text loads
+    neither OpenCC's dictionaries nor the variant table."""
     entry = cache.installed_key("corpus.normalise.fold_table", cache.versions("opencc"))
     return cache.pickled(cache.DERIVED, entry, _make_fold_table)
 
 
 def _make_fold_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for first, last in FOLD_TABLE_RANGES:
+    for first, last in IDEOGRAPHS:
         for code in range(first, last + 1):
             char = chr(code)
             folded = _fold_by_rules(char)
@@ -275,10 +264,9 @@ def _make_fold_table() -> dict[str, str]:
 
 
 def _fold_by_rules(char: str) -> str:
-    converted = str(_opencc_t2s().convert(char))  # type: ignore[attr-defined]
-    folded = converted if len(converted) == 1 else char
+    converted = simplified(char)
     table = _variant_table()
-    return table.get(folded, table.get(char, folded))
+    return table.get(converted, table.get(char, converted))
 
 
 def is_key_char(char: str) -> bool:
