@@ -341,8 +341,12 @@ def _titles() -> Any:
     [
         (lambda: witness_ids, lambda infos: tuple(info.id for info in infos)),
         (_titles, lambda infos: {info.id: info.short_title for info in infos if info.id == "taiwan-fuzhi-9"}),
+        (
+            lambda: translation_pairs,
+            lambda infos: tuple((i.translation_of, i.id) for i in infos if i.translation_of is not None),
+        ),
     ],
-    ids=["witness_ids", "titles"],
+    ids=["witness_ids", "titles", "translation_pairs"],
 )
 def test_tables_of_the_manifests_are_read_back_from_the_disk_without_them(
     cached: Callable[[], Any],

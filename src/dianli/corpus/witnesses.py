@@ -437,6 +437,12 @@ def reading_files(witness_id: str) -> tuple[Path, ...]:
     return tuple(sorted(p for p in folder.glob("*.yaml") if p.is_file()))
 
 
+@functools.lru_cache(maxsize=1)
 def translation_pairs() -> tuple[tuple[str, str], ...]:
-    """``(original, translation)`` for every witness that translates another, in witness order."""
-    return tuple((info.translation_of, info.id) for info in manifest() if info.translation_of is not None)
+    """``(original, translation)`` for every witness that translates another, in witness order (kept on
+    disk: :func:`manifest_table`)."""
+    return manifest_table("translation_pairs", _translation_pairs)
+
+
+def _translation_pairs(infos: tuple[WitnessInfo, ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((info.translation_of, info.id) for info in infos if info.translation_of is not None)
