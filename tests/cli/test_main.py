@@ -145,3 +145,23 @@ def test_the_lazy_root_converts_values_as_typer_does(args: list[str]) -> None:
     lazy = CliRunner().invoke(root_app(cls=LazyGroup), args, env={"COLUMNS": "80"})
     full = CliRunner().invoke(app, args, env={"COLUMNS": "80"})
     assert (lazy.exit_code, lazy.output) == (full.exit_code, full.output)
+
+
+@pytest.mark.parametrize(("given", "seen"), [(None, "__all__"), ("", ""), ("logfire", "logfire")])
+def test_the_console_script_leaves_pydantic_plugins_out_unless_told(given: str | None, seen: str) -> None:
+    import os
+
+    from dianli.cli.main import PYDANTIC_PLUGINS_ENV
+
+    env = {k: v for k, v in os.environ.items() if k != PYDANTIC_PLUGINS_ENV}
+    if given is not None:
+        env[PYDANTIC_PLUGINS_ENV] = given
+    script = (
+        "import os, sys\n"
+        "from dianli.cli.main import main\n"
+        "sys.argv = ['dianli', 'date', '乾隆十七年二月初一']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print(repr(os.environ.get({PYDANTIC_PLUGINS_ENV!r})), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert done.stderr.splitlines()[-1] == repr(seen)
