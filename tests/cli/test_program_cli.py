@@ -40,7 +40,9 @@ def _no_rites(*_: object, **__: object) -> None:
 def test_a_second_run_copies_the_cached_file(
     fmt: str, suffix: str, tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    frozen = cli_program.inputs_fingerprint()  # the package as it is now (a concurrent edit cannot miss)
+    from dianli.api import program_inputs_fingerprint
+
+    frozen = program_inputs_fingerprint()  # the package as it is now (a concurrent edit cannot miss)
     monkeypatch.setattr(cli_program, "inputs_fingerprint", lambda: frozen)
     first = _run("--no-audio", "--format", fmt, "--out", str(tmp_path / "one"))
     assert first == tmp_path / "one" / f"{NAME}.{suffix}"
@@ -225,3 +227,27 @@ def test_the_booklet_written_holds_no_private_use_code_point(tmp_path: Path, cac
     text = _run("--no-audio", "--out", str(tmp_path)).read_text(encoding="utf-8")
     assert "〔" in text  # characters were supplied (臺灣府志 has them) …
     assert not re.search("[\ue000-\uf8ff\U000f0000-\U0010ffff]", text)  # … and none is left to supply
+
+
+def test_a_first_booklet_loads_no_more_than_it_needs(tmp_path: Path) -> None:
+    """A booklet for a new place and year, the data cached by another booklet: what it must not load (the
+    YAML parser, OpenCC, rich without a terminal, the synthesiser)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DIANLI_CACHE_DIR": str(tmp_path / "cache")}
+    script = (
+        "import sys\n"
+        "from dianli.cli.main import main\n"
+        f"sys.argv = ['dianli', 'program', *sys.argv[1:], '--no-audio', '--out', {str(tmp_path)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert exit.code in (0, None), exit.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    other = ["祀先師", "--place", "汀州府", "--year", "1760"]
+    subprocess.run([sys.executable, "-c", script, *other], env=env, capture_output=True, check=True)
+    done = subprocess.run([sys.executable, "-c", script, *ARGS[1:]], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stderr.split())
+    assert "dianli.program.assemble" in loaded  # made, not copied
+    assert not loaded & {"yaml", "opencc", "rich.console", "numpy", "music21", "skyfield"}

@@ -117,8 +117,8 @@ def test_normalise_any_unicode(raw: str) -> None:
         ("禮", "礼"),
         ("国", "国"),  # already simplified: itself
         ("㐀", "㐀"),  # Extension A, folding to itself
-        ("A", "A"),  # outside the table: by the rules
-        ("𠀀", "𠀀"),  # Extension B, outside the table: by the rules
+        ("A", "A"),  # a letter of an id
+        ("𠀀", "𠀀"),  # Extension B, beyond the table: by the rules
     ],
 )
 def test_a_character_folds_as_the_rules_fold_it(char: str, folded: str) -> None:
@@ -127,11 +127,11 @@ def test_a_character_folds_as_the_rules_fold_it(char: str, folded: str) -> None:
     assert normalise.fold_char(char) == normalise._fold_by_rules(char) == folded
 
 
-def test_the_table_holds_every_ideograph_that_folds_to_another() -> None:
+def test_the_table_holds_every_character_that_folds_to_another() -> None:
     from dianli.corpus import normalise, simplified
 
     table = normalise._fold_table()
-    for first, last in simplified.IDEOGRAPHS:
+    for first, last in simplified.TABLED:
         for code in range(first, last + 1, 7):  # every seventh: the rules are slow one by one
             char = chr(code)
             assert table.get(char, char) == normalise._fold_by_rules(char), char
@@ -163,11 +163,11 @@ def test_a_character_is_simplified_as_opencc_simplifies_it(char: str) -> None:
     assert simplified.simplified(char) == simplified.by_opencc(char)
 
 
-def test_the_simplified_table_holds_every_ideograph_opencc_changes() -> None:
+def test_the_simplified_table_holds_every_character_opencc_changes() -> None:
     from dianli.corpus import simplified
 
     table = simplified._table()
-    for first, last in simplified.IDEOGRAPHS:
+    for first, last in simplified.TABLED:
         for code in range(first, last + 1, 7):
             char = chr(code)
             assert table.get(char, char) == simplified.by_opencc(char), char

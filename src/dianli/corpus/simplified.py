@@ -2,10 +2,12 @@
 folding key (:mod:`dianli.corpus.normalise`) and of reading written dates
 (:mod:`dianli.calendar.written_dates`).
 
-Loading OpenCC's dictionaries costs a run 0.02–0.06 s. The ideographs of :data:`IDEOGRAPHS` are converted
-once for all and the conversions kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the
-package's files and OpenCC's version, so that a run reads a table (3 ms) and loads OpenCC only for a
-character outside those blocks. Light on purpose: no pydantic, no data file."""
+Loading OpenCC's dictionaries costs a run 0.02–0.06 s. The characters of :data:`TABLED` (the Basic
+Multilingual Plane but its surrogates: every ideograph of the texts but the rare ones of the supplementary
+planes, and the letters, digits and marks of ids and notes) are converted once for all (0.2 s) and the
+conversions kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the package's files and
+OpenCC's version, so that a run reads a table (3 ms) and loads OpenCC only for a character beyond it.
+Light on purpose: no pydantic, no data file."""
 
 from __future__ import annotations
 
@@ -13,21 +15,21 @@ import functools
 
 from dianli import cache
 
-IDEOGRAPHS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-"""The characters converted once for all: CJK Unified Ideographs Extension A, the Unified Ideographs and
-the Compatibility Ideographs."""
+TABLED = ((0x0000, 0xD7FF), (0xE000, 0xFFFF))
+"""The characters converted once for all: the Basic Multilingual Plane without the surrogates (which are
+no characters of a text; the 4,221 OpenCC changes are ideographs)."""
 
 
-def is_ideograph(char: str) -> bool:
-    """Whether ``char`` is one of :data:`IDEOGRAPHS` (its conversion is in the table)."""
+def is_tabled(char: str) -> bool:
+    """Whether ``char`` is one of :data:`TABLED` (its conversion is in the table)."""
     code = ord(char)
-    return any(first <= code <= last for first, last in IDEOGRAPHS)
+    return any(first <= code <= last for first, last in TABLED)
 
 
 @functools.lru_cache(maxsize=65536)
 def simplified(char: str) -> str:
     """``char`` in simplified script: OpenCC's conversion when it is one character, else ``char``."""
-    if is_ideograph(char):
+    if is_tabled(char):
         return _table().get(char, char)
     return by_opencc(char)
 
@@ -40,14 +42,14 @@ def by_opencc(char: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _table() -> dict[str, str]:
-    """Each ideograph whose simplified form is another character → that character (one absent is its own)."""
+    """Each character whose simplified form is another → that character (one absent is its own)."""
     entry = cache.installed_key("corpus.simplified.table", cache.versions("opencc"))
     return cache.pickled(cache.DERIVED, entry, _make_table)
 
 
 def _make_table() -> dict[str, str]:
     table: dict[str, str] = {}
-    for first, last in IDEOGRAPHS:
+    for first, last in TABLED:
         for code in range(first, last + 1):
             char = chr(code)
             converted = by_opencc(char)
