@@ -231,7 +231,7 @@ def test_the_booklet_written_holds_no_private_use_code_point(tmp_path: Path, cac
 
 def test_a_first_booklet_loads_no_more_than_it_needs(tmp_path: Path) -> None:
     """A booklet for a new place and year, the data cached by another booklet: what it must not load (the
-    YAML parser, OpenCC, rich without a terminal, the synthesiser)."""
+    YAML parser, OpenCC, lunar_python (a practice profile's day), rich without a terminal, the synthesiser)."""
     import os
     import subprocess
     import sys
@@ -250,4 +250,4 @@ def test_a_first_booklet_loads_no_more_than_it_needs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     loaded = set(done.stderr.split())
     assert "dianli.program.assemble" in loaded  # made, not copied
-    assert not loaded & {"yaml", "opencc", "rich.console", "numpy", "music21", "skyfield"}
+    assert not loaded & {"yaml", "opencc", "lunar_python", "rich.console", "numpy", "music21", "skyfield"}

@@ -21,7 +21,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, field_validator
 
 from dianli.calendar.solar_terms import term_index
-from dianli.calendar.zoned import solar_term_day, stem_day_of_month
 from dianli.corpus.normalise import fold
 from dianli.corpus.sources import OutsideRef, outside_source
 from dianli.datafile import parse_model
@@ -65,6 +64,8 @@ class SolarTermDay(_Strict):
         return value
 
     def day_in(self, year: int, utc_offset_hours: int) -> date:
+        from dianli.calendar.zoned import solar_term_day  # (lunar_python) only for a profile's day
+
         return solar_term_day(year, self.term, utc_offset_hours)[0]
 
     @property
@@ -81,6 +82,8 @@ class LunarStemDay(_Strict):
     stem: str = Field(pattern="^[甲乙丙丁戊己庚辛壬癸]$")
 
     def day_in(self, year: int, utc_offset_hours: int) -> date:
+        from dianli.calendar.zoned import stem_day_of_month  # (lunar_python) only for a profile's day
+
         return stem_day_of_month(year, self.month, self.stem, utc_offset_hours)
 
     @property
