@@ -180,6 +180,12 @@ def package_digest() -> str:
     return digest.hexdigest()
 
 
+def current_package_digest() -> str:
+    """:func:`package_digest` as the files are now, read under their status (:func:`_read_package_digest`):
+    a few milliseconds where the files have not changed, instead of reading them all."""
+    return _read_package_digest()
+
+
 def installed_distributions() -> tuple[str, ...]:
     """``name-version`` of every distribution installed on the path, sorted (a key part for a result that
     may depend on any library)."""

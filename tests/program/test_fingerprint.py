@@ -103,3 +103,16 @@ def test_the_libopus_version_is_the_one_the_encoder_loads() -> None:
     assert (found != "none") is opus_available()
     if opus_available():
         assert found.startswith("libopus ")
+
+
+def test_the_package_enters_by_its_digest_read_under_the_files_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The package's files are read again only when their status changed (tests/test_cache.py shows the
+    digest follows every edit): the fingerprint follows that digest."""
+    from dianli import cache
+
+    before = fingerprint.inputs_fingerprint()
+    assert fingerprint.inputs_fingerprint() == before
+    monkeypatch.setattr(cache, "current_package_digest", lambda: "0" * 64)
+    assert fingerprint.inputs_fingerprint() != before

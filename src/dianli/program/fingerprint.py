@@ -5,8 +5,9 @@ places, calendar, music …), the witness folders named by ``DIANLI_WITNESSES``,
 and the Python running it. :func:`inputs_fingerprint` hashes all of these: the bytes of every file of
 the package and of the extra witness folders (with their paths), the names and versions of every
 installed distribution and the Python version. Anything that could change the output changes the
-fingerprint, so a cached booklet is never stale; it takes a few tens of milliseconds and imports nothing
-heavy (no pydantic, no numpy), so a cached run starts at once.
+fingerprint, so a cached booklet is never stale. The package's files are read only when their status
+(size, times, inode) changed since the last run (:func:`dianli.cache.current_package_digest`), so it takes
+a few milliseconds and imports nothing heavy (no pydantic, no numpy): a cached run starts at once.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def inputs_fingerprint() -> bytes:
     """Everything outside its arguments that a program's output depends on, as one digest, read now."""
     digest = hashlib.blake2b(digest_size=32)
     digest.update(sys.version.encode("utf-8"))
-    digest.update(tree_digest([package_root(), *extra_witness_roots()]))
+    digest.update(cache.current_package_digest().encode("ascii"))  # under the files' status: a few ms
+    digest.update(tree_digest(extra_witness_roots()))
     digest.update("\n".join(installed_distributions()).encode("utf-8", "surrogateescape"))
     return digest.digest()
