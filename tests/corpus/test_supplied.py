@@ -5,7 +5,9 @@ the booklet, the web pages) holds a private-use code point or a box."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -107,3 +109,20 @@ def test_no_box_in_the_program(rite: str, fmt: str, expected: str, tmp_path: Pat
     text = written.read_text(encoding="utf-8")
     assert BOX.findall(text) == []
     assert expected in text
+
+
+def test_what_is_shown_is_read_back_without_validating_the_tables(
+    cold_and_warm: Callable[..., tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dianli.corpus import supplied
+
+    cold, warm = cold_and_warm(supplied.shown_chars)
+    assert warm == cold == {c: s.entry.shown for c, s in supplied.supplied_chars().items()}
+    assert cold["\uef6e"] == "〔須〕"
+
+    def refuse() -> Any:
+        raise AssertionError("the supplied tables were read again despite the cache entry")
+
+    monkeypatch.setattr(supplied, "supplied_chars", refuse)
+    supplied.shown_chars.cache_clear()  # a new process: only the disk holds it
+    assert supply("先賢樊\uef6e") == "先賢樊〔須〕"

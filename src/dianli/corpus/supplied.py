@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from dianli.corpus.cite import Citation
-from dianli.corpus.witnesses import witness_ids, witness_info
+from dianli.corpus.witnesses import manifest_table, witness_ids, witness_info
 from dianli.datafile import load_model_path
 from dianli.errors import DataError
 
@@ -127,8 +127,15 @@ def supply(text: str) -> str:
     """``text`` with every private-use code point written as its supplied character in 〔〕, or 〔缺〕."""
     if not PRIVATE_USE.search(text):
         return text
-    table = supplied_chars()
-    return PRIVATE_USE.sub(lambda m: table[m.group()].entry.shown if m.group() in table else GAP, text)
+    table = shown_chars()
+    return PRIVATE_USE.sub(lambda m: table.get(m.group(), GAP), text)
+
+
+@functools.cache
+def shown_chars() -> dict[str, str]:
+    """Every code point a table reads → what is shown for it (:func:`supplied_chars`, plain data kept on
+    disk by :func:`dianli.corpus.witnesses.manifest_table`: supplying text validates no table)."""
+    return manifest_table("supplied_shown", lambda _: {c: s.entry.shown for c, s in supplied_chars().items()})
 
 
 def private_use(text: str) -> list[str]:
