@@ -43,10 +43,10 @@ def _title(witness: str) -> str:
 def _resolved_fields(witness: str, quote: str, section: str | None) -> dict[str, Any]:
     """What a quote resolves to in its witness (the fields of :class:`Passage` past id, witness, title
     and quote): the passage with its context and section, or the resolver's error."""
-    from dianli.corpus.cite import Citation, CitationError
+    from dianli.corpus.cite import CitationError, resolve
 
-    try:
-        found = Citation(witness=witness, quote=quote, section=section).resolve()
+    try:  # the resolver itself: the citation was validated where it was read (no model built here)
+        found = resolve(witness, quote, section)
     except CitationError as exc:
         return {"error": str(exc)}
     before, text, after = found.context(CONTEXT_CHARS)
