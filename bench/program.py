@@ -16,8 +16,10 @@ Runs, each in a new process with its own empty cache folder unless said:
   after a change to the rites: assembled and rendered again, the music read from the cache), then warm;
 - with audio, "first booklet, data cached": as above, the other booklet made with its audio (so the music
   is cached, this booklet is not).
-Warm runs are made three times, the median (by wall time) shown; a "first booklet" run three times too,
-each on its own copy of the prepared cache folder (a second run on the same folder would be warm).
+Warm runs are made three times, the median (by wall time) shown; a "first booklet" run five times, each
+on its own copy of the prepared cache folder (a second run on the same folder would be warm). Every
+repeated run's wall time is printed too: on this shared machine the same run varies by a fifth from one
+minute to the next, and the spread says how far the median can be trusted.
 Every process may write compiled bytecode (``PYTHONDONTWRITEBYTECODE`` is unset for them), as an installed
 package has it: otherwise each run would compile the package's modules again.
 Each run's wall time, CPU time (user + system: the steadier figure on a shared machine) and peak
@@ -41,7 +43,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dianli.program.fingerprint import inputs_fingerprint
@@ -62,6 +64,8 @@ class Run:
     cpu_s: float
     peak_mb: float
     path: Path
+    walls_s: tuple[float, ...] = ()
+    """Every run's wall time, where this is the median of several (their spread shows the machine's)."""
 
 
 def child_env(cache_dir: str, **more: str) -> dict[str, str]:
@@ -71,7 +75,9 @@ def child_env(cache_dir: str, **more: str) -> dict[str, str]:
 
 
 def median(runs: list[Run]) -> Run:
-    return sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
+    """The run of median wall time, holding every run's wall time."""
+    found = sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
+    return replace(found, walls_s=tuple(sorted(r.wall_s for r in runs)))
 
 
 def run(
@@ -137,7 +143,7 @@ def pdf_pages(html: Path, work: Path) -> int | None:
     return max(int(c) for c in counts) if counts else None
 
 
-def first_booklet(name: str, extra: list[str], work: Path, repeat: int = 3) -> Run:
+def first_booklet(name: str, extra: list[str], work: Path, repeat: int = 5) -> Run:
     """This booklet made for the first time, the package's data (and, with audio, the music) cached by
     another booklet (:data:`OTHER`) made before: each of ``repeat`` runs on its own copy of that cache
     folder; the run of median wall time."""
@@ -219,6 +225,11 @@ def main() -> None:
                 f"{r.name:46s} {r.wall_s:7.2f} {r.cpu_s:6.2f} {r.peak_mb:8.0f} {r.wall_s / target:11.2f} "
                 f"{r.peak_mb / TARGET_PEAK_MB:11.2f} {r.wall_s / base.wall_s:9.2f} {r.peak_mb / base.peak_mb:7.2f}"
             )
+        spread = [r for r in runs if len(r.walls_s) > 1]
+        if spread:
+            print("\nwall times of the repeated runs (the median above), fastest to slowest:")
+            for r in spread:
+                print(f"  {r.name:46s} " + "  ".join(f"{w:.2f}" for w in r.walls_s))
         sizes = {r.name: r.path.stat().st_size for r in runs}
         print(
             f"\nfile: {sizes['no audio, warm cache'] / 1e6:.1f} MB without audio, "
