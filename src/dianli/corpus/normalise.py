@@ -31,7 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dianli import cache
-from dianli.corpus.simplified import TABLED, is_tabled, simplified
+from dianli.corpus.simplified import is_tabled, simplified, table_of
 from dianli.corpus.sources import WitnessCite
 from dianli.datafile import load_model
 from dianli.errors import DataError
@@ -253,14 +253,7 @@ def _fold_table() -> dict[str, str]:
 
 
 def _make_fold_table() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for first, last in TABLED:
-        for code in range(first, last + 1):
-            char = chr(code)
-            folded = _fold_by_rules(char)
-            if folded != char:
-                table[char] = folded
-    return table
+    return table_of(_fold_by_rules)
 
 
 def _fold_by_rules(char: str) -> str:

@@ -12,6 +12,7 @@ Light on purpose: no pydantic, no data file."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from dianli import cache
 
@@ -48,11 +49,17 @@ def _table() -> dict[str, str]:
 
 
 def _make_table() -> dict[str, str]:
+    return table_of(by_opencc)
+
+
+def table_of(convert: Callable[[str], str]) -> dict[str, str]:
+    """Each character of :data:`TABLED` that ``convert`` changes → what it becomes (the tables of this
+    module and of the folding key)."""
     table: dict[str, str] = {}
     for first, last in TABLED:
         for code in range(first, last + 1):
             char = chr(code)
-            converted = by_opencc(char)
+            converted = convert(char)
             if converted != char:
                 table[char] = converted
     return table
