@@ -20,11 +20,11 @@ import difflib
 import os
 import time
 
-from dianli.align import EXCLUDED_SECTIONS, align, cited_spans, model_spans, model_witnesses
+from dianli.comparison.align import EXCLUDED_SECTIONS, align, cited_spans, model_spans, model_witnesses
+from dianli.comparison.ingest import ingest
 from dianli.corpus.clauses import clauses
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import package_root, witness_ids
-from dianli.ingest import ingest
 
 TARGETS = ("taiwan-fuzhi-9", "tingzhou-fuzhi")
 SAMPLE_PAIRS = 200_000

@@ -13,14 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dianli.align import Alignment
-    from dianli.align import align as align_witness
-    from dianli.align import measure as measure_alignment
-    from dianli.align_report import alignment_file
-    from dianli.align_report import draft_reading as alignment_draft
-    from dianli.align_report import text_lines as alignment_lines
-    from dianli.align_report import to_data as alignment_data
-    from dianli.align_report import to_html as alignment_html
     from dianli.calendar.computed import Disagreement, cross_check_year
     from dianli.calendar.date_clause import DateClause, date_clause, fill_date_clause
     from dianli.calendar.date_rules import RuleDate, fasting_window, wanshou_dates
@@ -102,13 +94,40 @@ if TYPE_CHECKING:
         read_day,
     )
     from dianli.calendar.year_names import YearName, chinese_date_label, region_for, year_name
-    from dianli.collate import Collation, collate
-    from dianli.collate_report import legend as collation_legend
-    from dianli.collate_report import table_cells as collation_cells
-    from dianli.collate_report import text_lines as collation_lines
-    from dianli.collate_report import to_html as collation_html
-    from dianli.collate_tei import to_collatex_json as collatex_json
-    from dianli.collate_tei import to_tei as collation_tei
+    from dianli.comparison.align import Alignment
+    from dianli.comparison.align import align as align_witness
+    from dianli.comparison.align import measure as measure_alignment
+    from dianli.comparison.align_report import alignment_file
+    from dianli.comparison.align_report import draft_reading as alignment_draft
+    from dianli.comparison.align_report import text_lines as alignment_lines
+    from dianli.comparison.align_report import to_data as alignment_data
+    from dianli.comparison.align_report import to_html as alignment_html
+    from dianli.comparison.collate import Collation, collate
+    from dianli.comparison.collate_report import legend as collation_legend
+    from dianli.comparison.collate_report import table_cells as collation_cells
+    from dianli.comparison.collate_report import text_lines as collation_lines
+    from dianli.comparison.collate_report import to_html as collation_html
+    from dianli.comparison.collate_tei import to_collatex_json as collatex_json
+    from dianli.comparison.collate_tei import to_tei as collation_tei
+    from dianli.comparison.coverage import (
+        TARGET_PERCENT,
+        ClauseCoverage,
+        SectionFigure,
+        clause_coverage,
+        section_figures,
+    )
+    from dianli.comparison.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
+    from dianli.comparison.variation import Governed as VariationGoverned
+    from dianli.comparison.variation import Reading as VariationReading
+    from dianli.comparison.variation import Rule as VariationRule
+    from dianli.comparison.variation import Span as VariationSpan
+    from dianli.comparison.variation import format_ranges as format_year_ranges
+    from dianli.comparison.variation import rule_ids as variation_rule_ids
+    from dianli.comparison.variation import rule_record as variation_record
+    from dianli.comparison.variation import variation
+    from dianli.comparison.variation_svg import map_svg as variation_map_svg
+    from dianli.comparison.variation_svg import reading_colour as variation_colour
+    from dianli.comparison.variation_svg import timeline_svg as variation_timeline_svg
     from dianli.corpus.cite import Citation, CitationError, ResolvedCitation, closest_passage, resolve
     from dianli.corpus.clauses import CLAUSE_KINDS, Clause, clauses
     from dianli.corpus.dated_events import (
@@ -145,13 +164,6 @@ if TYPE_CHECKING:
         witness_ids,
     )
     from dianli.corpus.witnesses import package_root as package_witnesses
-    from dianli.coverage import (
-        TARGET_PERCENT,
-        ClauseCoverage,
-        SectionFigure,
-        clause_coverage,
-        section_figures,
-    )
     from dianli.dance.animate import render_html as dance_html
     from dianli.dance.audio import Audio as DanceAudio
     from dianli.dance.audio import movement_audio as dance_audio
@@ -185,7 +197,6 @@ if TYPE_CHECKING:
         QingRuleEndedError,
         UnknownValueError,
     )
-    from dianli.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
     from dianli.layout.altar import altar_plan_svg, offering_table_svg
     from dianli.layout.figures import LayoutFigure, layout_figures
     from dianli.layout.seating import Seat, seating_svg
@@ -359,17 +370,6 @@ if TYPE_CHECKING:
     from dianli.rites.subscription import calendar_feed, subscription_query
     from dianli.rites.temples import PlaceTemples, Temple, TempleNote, temple_places, temples
     from dianli.rites.variants import diff_rite, rite_catalogue
-    from dianli.rites.variation import Governed as VariationGoverned
-    from dianli.rites.variation import Reading as VariationReading
-    from dianli.rites.variation import Rule as VariationRule
-    from dianli.rites.variation import Span as VariationSpan
-    from dianli.rites.variation import format_ranges as format_year_ranges
-    from dianli.rites.variation import rule_ids as variation_rule_ids
-    from dianli.rites.variation import rule_record as variation_record
-    from dianli.rites.variation import variation
-    from dianli.rites.variation_svg import map_svg as variation_map_svg
-    from dianli.rites.variation_svg import reading_colour as variation_colour
-    from dianli.rites.variation_svg import timeline_svg as variation_timeline_svg
     from dianli.rites.years import CALENDAR_LAST_YEAR
     from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
     from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR

@@ -296,7 +296,9 @@ class Support:
 
 
 def _spring_ox_supports() -> list[Support]:
-    from dianli.spring_ox.variation import meaning  # the spring-ox comparison's own notion of a reading
+    from dianli.comparison.spring_ox_variation import (
+        meaning,  # the spring-ox comparison's own notion of a reading
+    )
 
     out: list[Support] = []
     registry = outside_sources()

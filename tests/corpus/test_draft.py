@@ -89,7 +89,7 @@ def test_a_file_without_dates_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_ingest_drafts_a_folder_of_gazetteers(tmp_path: Path) -> None:
-    from dianli.ingest import draft_corpus, ingest
+    from dianli.comparison.ingest import draft_corpus, ingest
 
     raw = tmp_path / "raw"
     raw.mkdir()

@@ -9,7 +9,7 @@ import datetime
 import pytest
 
 from dianli.api import observances_for, resolve_rite
-from dianli.coverage import clause_coverage, not_procedural
+from dianli.comparison.coverage import clause_coverage, not_procedural
 
 FENGSHAN = "chongxiu-fengshan-xianzhi-5"
 JILUE = "penghu-jilue-2"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dianli.api import resolve_rite
-from dianli.coverage import section_figures
+from dianli.comparison.coverage import section_figures
 from dianli.rites.readings import rites_for
 
 MIAOLI = "miaoli-xianzhi-10"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.coverage import clause_coverage, section_figures
+from dianli.comparison.coverage import clause_coverage, section_figures
 from dianli.rites.readings import rites_for
 
 WITNESS = "tingzhou-fuzhi-11"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.coverage import clause_coverage
+from dianli.comparison.coverage import clause_coverage
 from dianli.dance.citations import committed, generate
 
 SECTIONS = ("wupu", "yue.yuedi", "yue.jingjie", "yue.xianggu")

@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 
 from dianli.api import spring_ox, spring_ox_json, spring_ox_text
 from dianli.cli import app
+from dianli.comparison.spring_ox_variation import rule_set_comparison
 from dianli.corpus.cite import resolve
 from dianli.outside import rule_supports
 from dianli.spring_ox.profiles import load_profile
-from dianli.spring_ox.variation import rule_set_comparison
 
 runner = CliRunner()
 STATUTE = "gemalan-tingzhi-3"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from dianli.comparison.spring_ox_variation import ROLES, Holder, SideBySide, rule_set_comparison
 from dianli.corpus.labels import witness_label
 from dianli.spring_ox.figure import SpringOx
 from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES, Reading, Scenario
 from dianli.spring_ox.profiles import Evidence
 from dianli.spring_ox.rules import Outcome, Value
-from dianli.spring_ox.variation import ROLES, Holder, SideBySide, rule_set_comparison
 
 PART_TITLES: dict[str, str] = {
     "ox": "土牛 the ox",

@@ -24,8 +24,8 @@ from dianli.api import (
     variation_rule_ids,
     variation_timeline_svg,
 )
+from dianli.comparison import variation as variation_module
 from dianli.rites import readings, resolve
-from dianli.rites import variation as variation_module
 from dianli.rites.model import DateRule, Rite
 
 SVG = "{http://www.w3.org/2000/svg}"

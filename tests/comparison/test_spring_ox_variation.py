@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dianli.api import variation, variation_rule_ids
+from dianli.comparison.spring_ox_variation import meaning, spring_ox_rules
 from dianli.spring_ox.profiles import load_profile
-from dianli.spring_ox.variation import meaning, spring_ox_rules
 
 GEMALAN = "gemalan-tingzhi-3"
 FENGSHAN = "chongxiu-fengshan-xianzhi-5"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-from dianli.collate import Collation, Column
+from dianli.comparison.collate import Collation, Column
 
 AGREE_MARK = "="
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from dianli.align import align
+from dianli.comparison.align import align
+from dianli.comparison.ingest import corpus_folder, ingest
 from dianli.corpus.witnesses import ENV_VAR, package_root
 from dianli.errors import UnknownValueError
-from dianli.ingest import corpus_folder, ingest
 
-FIXTURES = Path(__file__).parent / "fixtures" / "witnesses"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "witnesses"
 PACKAGE = package_root()
 SMALL = ("penghu-tingzhi-2", "jinmen-zhi-4")
 """Two small corpus witnesses of the package (43 and 40 clauses)."""
@@ -35,7 +35,7 @@ def test_corpus_folder_reads_the_manifests() -> None:
     ("folder", "accepted"),
     [
         (Path("/nonexistent/corpus"), "an existing folder of witness folders"),
-        (Path(__file__).parent / "golden", "witness.yaml"),
+        (Path(__file__).parents[1] / "golden", "witness.yaml"),
     ],
 )
 def test_bad_folder_names_what_is_accepted(folder: Path, accepted: str) -> None:

@@ -1,5 +1,5 @@
 """The spring-ox attributes that witnesses read differently, as rules of the corpus variation
-(:mod:`dianli.rites.variation`): id ``spring_ox.ATTRIBUTE`` (``spring_ox.god.height``), one reading per
+(:mod:`dianli.comparison.variation`): id ``spring_ox.ATTRIBUTE`` (``spring_ox.god.height``), one reading per
 distinct rule, with the witnesses that state it, those that follow it, and where and when it is in force.
 
 A unit in a year takes the rule set :func:`dianli.spring_ox.figure.choose_rule` gives: its governing
@@ -40,7 +40,7 @@ from dianli.spring_ox.profiles import (
 )
 
 if TYPE_CHECKING:  # the corpus variation is imported where it is used: the comparison does not need it
-    from dianli.rites.variation import Reading, Rule, Span
+    from dianli.comparison.variation import Reading, Rule, Span
 
 RULE_PREFIX = "spring_ox."
 KIND = "spring_ox"
@@ -122,8 +122,8 @@ def _rule_sets() -> dict[str, Profile]:
 @functools.cache
 def spring_ox_rules() -> tuple[Rule, ...]:
     """Every spring-ox attribute read differently by the rule sets in force somewhere, as variation rules."""
-    from dianli.rites.variation import Rule, Span
-    from dianli.rites.variation import _stretches as stretches
+    from dianli.comparison.variation import Rule, Span
+    from dianli.comparison.variation import _stretches as stretches
 
     sets = _rule_sets()
     in_force: dict[str, list[Span]] = {name: [] for name in sets}
@@ -171,7 +171,7 @@ def _readings(
     in_force: dict[str, list[Span]],
     followers: dict[str, list[str]],
 ) -> list[Reading]:
-    from dianli.rites.variation import NONE_TEXT, Reading
+    from dianli.comparison.variation import NONE_TEXT, Reading
 
     found: dict[str, dict[str, Any]] = {}
     for name, profile in sets.items():

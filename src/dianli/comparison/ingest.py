@@ -2,7 +2,7 @@
 
 A *corpus folder* holds witness folders (each with its ``witness.yaml``, text files and optional readings,
 as ``docs/adding-a-witness.md`` describes), or is one. Ingesting it aligns every witness of it to the model
-(:func:`dianli.align.align`) as one Dask task per witness, and gathers per witness: its clauses, the four
+(:func:`dianli.comparison.align.align`) as one Dask task per witness, and gathers per witness: its clauses, the four
 classes, the alignment report (JSON), the curator's draft reading and the ``alignment.yaml`` that
 ``dianli align --write`` would write.
 
@@ -150,8 +150,8 @@ def _ensure_root(root: str) -> None:
 def ingest_witness(root: str, witness: str) -> WitnessResult:
     """Align one witness of the corpus folder ``root`` to the model: the task each worker runs."""
     _ensure_root(root)
-    from dianli.align import align
-    from dianli.align_report import alignment_file, draft_reading, to_data
+    from dianli.comparison.align import align
+    from dianli.comparison.align_report import alignment_file, draft_reading, to_data
     from dianli.corpus.witnesses import manifest
 
     start = time.perf_counter()

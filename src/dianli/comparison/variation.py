@@ -687,7 +687,9 @@ def _all_rules() -> tuple[Rule, ...]:
 def _engine_rules() -> tuple[Rule, ...]:
     """Rules of an engine's data that witnesses read differently: the spring ox (``spring_ox.ATTRIBUTE``,
     from the witnesses' own ``spring_ox.yaml``), filed under the rite that shows it."""
-    from dianli.spring_ox.variation import spring_ox_rules  # it builds on this module: imported late
+    from dianli.comparison.spring_ox_variation import (
+        spring_ox_rules,  # it builds on this module: imported late
+    )
 
     return spring_ox_rules()
 

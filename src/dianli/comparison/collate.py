@@ -30,7 +30,7 @@ module); and on the real 社稷 section with characters as tokens it took 46 s f
 1,199 and 1,047 characters) and 139 s (44 s of CPU) for five on this machine, where this aligner collates
 all ten in about 6 s of CPU. Its edit-graph alignment of characters also paired unrelated single
 characters across passages that differ (its table for 社稷 aligned 神牌红质金字 with 禮凡), which the anchor
-rule above avoids. The output keeps its model: an alignment table of witnesses × columns, exported in its JSON shape (:mod:`dianli.collate_tei`).
+rule above avoids. The output keeps its model: an alignment table of witnesses × columns, exported in its JSON shape (:mod:`dianli.comparison.collate_tei`).
 """
 
 from __future__ import annotations

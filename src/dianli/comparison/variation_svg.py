@@ -14,11 +14,11 @@ import unicodedata
 from html import escape
 
 from dianli.calendar.reigns import REIGNS
+from dianli.comparison.variation import Reading, Rule, format_ranges, merge_ranges
 from dianli.corpus.labels import witness_label
 from dianli.corpus.witnesses import witness_ids
 from dianli.places.map import render_map
 from dianli.places.places import check_year, places_in_year, year_range
-from dianli.rites.variation import Reading, Rule, format_ranges, merge_ranges
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, not_procedural, section_figures
 from dianli.corpus.witnesses import witness_ids
-from dianli.coverage import TARGET_PERCENT, clause_coverage, not_procedural, section_figures
 
 ENFORCED: tuple[tuple[str, str], ...] = (
     ("zhuluo-xianzhi-4", "chenghuang"),
@@ -271,7 +271,7 @@ def test_a_clause_counts_as_covered_only_when_half_of_it_is_cited(
     monkeypatch: pytest.MonkeyPatch, fraction: float, covered: bool
 ) -> None:
     """One short quote must not make a long clause count: cited data must account for half of it."""
-    from dianli import coverage
+    from dianli.comparison import coverage
     from dianli.corpus.clauses import clauses
 
     witness = "tingzhou-fuzhi"

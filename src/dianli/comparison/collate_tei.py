@@ -26,7 +26,7 @@ from typing import Any
 from lxml import etree  # type: ignore[import-untyped]  # no stubs shipped (lxml-stubs would type it)
 
 from dianli import __version__
-from dianli.collate import Collation, Column, Token
+from dianli.comparison.collate import Collation, Column, Token
 from dianli.corpus.normalise import fold
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"

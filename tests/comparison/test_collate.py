@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.collate import Collation, Token, _tokens, collate, collate_tokens, resolve_target
+from dianli.comparison.collate import Collation, Token, _tokens, collate, collate_tokens, resolve_target
 from dianli.corpus.normalise import fold, normalise
 from dianli.corpus.witnesses import manifest
 from dianli.errors import UnknownValueError

@@ -10,7 +10,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from dianli.align import (
+from dianli.cli import app
+from dianli.comparison.align import (
     AlignedClause,
     Alignment,
     Match,
@@ -21,8 +22,7 @@ from dianli.align import (
     measure,
     model_witnesses,
 )
-from dianli.align_report import draft_reading, to_html
-from dianli.cli import app
+from dianli.comparison.align_report import draft_reading, to_html
 from dianli.corpus.clauses import Clause
 from dianli.corpus.normalise import fold
 
@@ -128,7 +128,7 @@ def _match(element: str, section: str, score: float) -> Match:
 def test_a_clause_keeps_the_matches_of_its_own_section(
     clause_section: str, matches: list[Match], kept: list[str]
 ) -> None:
-    from dianli.align import preferred
+    from dianli.comparison.align import preferred
 
     clause = Clause("w", clause_section, 0, 6, "call", "眾官皆跪")
     assert [m.span.element for m in preferred(clause, matches)] == kept
@@ -200,15 +200,15 @@ def test_cli_bad_input_names_what_is_accepted(args: list[str], needle: str) -> N
 
 ALIGNED = sorted(
     p.parent.name
-    for p in (Path(__file__).parent.parent / "src/dianli/corpus/witnesses").glob("*/alignment.yaml")
+    for p in (Path(__file__).parents[2] / "src/dianli/corpus/witnesses").glob("*/alignment.yaml")
 )
 
 
 @pytest.mark.parametrize("witness", ALIGNED)
 def test_alignment_files_are_current(witness: str) -> None:
     """The committed alignment.yaml is what `dianli align W --write` writes from today's data."""
-    from dianli.align import align
-    from dianli.align_report import alignment_file
+    from dianli.comparison.align import align
+    from dianli.comparison.align_report import alignment_file
     from dianli.corpus.witnesses import witness_info
 
     written = (witness_info(witness).folder / "alignment.yaml").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from dianli.align import AlignedClause, Alignment, Measure
+from dianli.comparison.align import AlignedClause, Alignment, Measure
 from dianli.rites.readings import AlignedCite, AlignmentFile
 
 EDGE_PUNCTUATION = "，．。、；：,.;: 　「」『』"
