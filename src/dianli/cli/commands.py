@@ -36,6 +36,7 @@ COMMANDS: dict[str, Command] = {
     "ingest": Command("ingest", "Align every witness of a folder to the model, in parallel."),
     "export": Command("export", "The whole model as a Frictionless data package (CSV + schemas)."),
     "variants": Command("variants", "Who reads each differing rule how, where and from when."),
+    "compare": Command("compare", "The witnesses compared as facts: who states which value, where."),
     "collate": Command("collate", "Collate a rite's witnesses: text, HTML, TEI or CollateX JSON."),
     "sources": Command("sources", "Every outside source, its grade and what it supports."),
 }

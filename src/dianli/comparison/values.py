@@ -1,0 +1,360 @@
+"""Facts as values: what a statement says, normalised so that two witnesses are compared without
+comparing their strings.
+
+One table, :data:`KINDS`, names every kind of fact the comparison knows: which elements of the rite model
+state it, where it sits (its *slot*, so that two witnesses' statements of one point meet however their
+readings number the items), and how its value is written. The same kinds are read from running text by
+:func:`facts_in`, so a clause of a gazetteer nobody has curated yields the values a hand reading would
+give (a date rule 「春秋二仲月上丁」 → 二月上丁, 八月上丁; 「樂奏咸和之曲」 → 咸和; 「行三跪九叩頭禮」 →
+三跪九叩). Where no kind applies, a statement's value is its folded text, and only identity of text is
+compared (kind ``text``).
+
+Values are written as a reader of the witnesses writes them (二月上丁, 霜降前一日, 知府, 籩×10), never as
+keys: they are shown as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dianli.corpus.normalise import fold
+from dianli.rites.model import (
+    DateRule,
+    Dimension,
+    Element,
+    Offering,
+    Officiant,
+    Part,
+    Silk,
+    Step,
+    Venue,
+    Victim,
+)
+
+MONTHS = ("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
+"""The month numbers as the witnesses write them (正月 … 十二月)."""
+NTH = {1: "上", 2: "中", 3: "下"}
+_DIGITS = {"一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_DAY_NAMES = {1: "初一日", 15: "十五日"}
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One fact: its kind, the slot it answers, and its value in words."""
+
+    kind: str
+    slot: str
+    """The point of the model it is a value of (``xianshi.date_rule``, ``xianshi.parts[chuxian].hymn``)."""
+    text: str
+    about: str = ""
+    """The slot's item in words, where the kind alone does not say it (正獻官, 東配·籩, 初獻)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of fact: its name in words, and whether a statement states one value or a set of values
+    (a rite has several days, several officiants: the set is compared, not each member)."""
+
+    id: str
+    label: str
+    many: bool
+    described: str
+
+
+KINDS: dict[str, Kind] = {
+    k.id: k
+    for k in (
+        Kind("date_rule", "祭期 (day rule)", True, "the days of the rite, by rule (二月上丁, 霜降前一日)"),
+        Kind("officiant", "主祭 (officiant)", True, "the office that performs a function (正獻官: 知府)"),
+        Kind("venue", "壇廟 (venue)", True, "where the rite is held, by name"),
+        Kind("dimension", "尺寸 (dimension)", False, "a measure of an altar or building, in 尺"),
+        Kind("offering", "祭品 (offering)", False, "an offering with its count (籩×10)"),
+        Kind("hymn", "樂章 (hymn)", True, "the name of the movement played at a part (寧平, 咸和)"),
+        Kind("posture", "禮節 (posture)", True, "a bowing formula (三跪九叩, 一跪三叩, 再拜)"),
+        Kind("rounds", "獻 (offering rounds)", True, "the offering rounds of a service (初獻, 亞獻, 終獻)"),
+        Kind("text", "文 (wording)", False, "anything else: compared as text, by identity only"),
+    )
+}
+"""Every kind of fact, in the order a reader meets them."""
+
+FACT_KINDS = tuple(k for k in KINDS if k != "text")
+
+
+# --- writing a value ------------------------------------------------------------------------------
+
+
+def month_name(month: int) -> str:
+    return f"{MONTHS[month - 1]}月"
+
+
+def day_name(day: int) -> str:
+    if day <= 10:
+        return "初" + ("一二三四五六七八九十"[day - 1]) + "日"
+    return _number(day) + "日"
+
+
+def _number(n: int) -> str:
+    units = "一二三四五六七八九"
+    if n < 10:
+        return units[n - 1]
+    tens, rest = divmod(n, 10)
+    return ("" if tens == 1 else units[tens - 1]) + "十" + (units[rest - 1] if rest else "")
+
+
+def rule_text(rule: Any) -> str:
+    """A date rule (a ``rule:`` block of the rite data) in the witnesses' words: 二月上丁, 清明,
+    霜降前一日, 冬至後辰日, 七月十五日, 每月朔、望 …"""
+    kind = getattr(rule, "kind", "")
+    if kind == "stem_day_of_month":
+        return f"{month_name(rule.month)}{NTH[rule.nth]}{rule.stem}"
+    if kind == "branch_day_of_month":
+        return f"{month_name(rule.month)}{NTH[rule.nth]}{rule.branch}"
+    if kind == "solar_term":
+        before = rule.days_before
+        return str(rule.term) + (f"前{_number(before)}日" if before else "")
+    if kind == "branch_day_after_term":
+        return f"{rule.term}後{rule.branch}日"
+    if kind == "lunar_day":
+        return month_name(rule.month) + day_name(rule.day)
+    if kind == "monthly":
+        names = {1: "朔", 15: "望"}
+        return "每月" + "、".join(names.get(d, day_name(d)) for d in rule.days)
+    if kind == "wanshou":
+        return "萬壽聖節"
+    if kind == "default":
+        return rule_text(rule.rule)  # the day chosen by default, as a value
+    if kind == "lunar_months_before":
+        return f"{rule_text(rule.of)}前{_number(rule.months)}月"
+    if kind == "eclipse_visible":
+        return "日月食之日"
+    return "無定日"
+
+
+def _parent(path: str) -> str:
+    return path.rsplit(".", 1)[0] if "." in path else path
+
+
+def _part_of(path: str) -> str:
+    match = re.match(r"^(.*?\.parts\[[^\]]+\])", path)
+    return match.group(1) if match else path.split(".", 1)[0]
+
+
+def _clean_name(name: str) -> str:
+    return re.sub(r"[（(][^）)]*[）)]", "", name).strip()
+
+
+def _altar_of(path: str) -> str:
+    match = re.match(r"^(.*?\.altars\[[^\]]+\])", path)
+    return match.group(1) if match else _parent(path)
+
+
+def element_values(
+    rite: str, path: str, element: Element, names: Mapping[str, str] | None = None
+) -> tuple[Value, ...]:
+    """The facts an element of the rite data states, each with its slot (an element that states no fact
+    of a known kind yields none: its statements are compared as text). ``names`` gives the words of the
+    elements that have them (an altar's name, a part's title), by path, for :attr:`Value.about`."""
+    named = names or {}
+    if isinstance(element, DateRule):
+        return (Value("date_rule", f"{rite}.date_rule", rule_text(element.rule)),)
+    if isinstance(element, Officiant):
+        return (
+            Value("officiant", f"{rite}.officiants[{element.function}]", element.office, element.function),
+        )
+    if isinstance(element, Venue):
+        return (Value("venue", f"{rite}.venue", _clean_name(element.name)),)
+    if isinstance(element, Dimension):
+        of = element.of or named.get(_parent(path), "")
+        about = f"{of}·{element.measure}" if of else element.measure
+        return (Value("dimension", f"{rite}.dimensions[{about}]", f"{element.value:g}{element.unit}", about),)
+    altar = _altar_of(path)
+    where = named.get(altar, "")
+    if isinstance(element, Offering):
+        about = f"{where}·{element.vessel}" if where else element.vessel
+        return (Value("offering", f"{altar}.offerings[{element.vessel}]", str(element.count), about),)
+    if isinstance(element, Victim):
+        about = f"{where}·{element.animal}" if where else element.animal
+        return (Value("offering", f"{altar}.victims[{element.animal}]", str(element.count), about),)
+    if isinstance(element, Silk):
+        about = f"{where}·帛" if where else "帛"
+        return (Value("offering", f"{altar}.silk", str(element.count), about),)
+    if isinstance(element, Part):
+        title = _clean_name(element.title)
+        return (Value("rounds", f"{rite}.rounds", title),) if fold(title).endswith(fold("獻")) else ()
+    if isinstance(element, Step):
+        part = _part_of(path)
+        words = " ".join(t for t in (element.call, element.action) if t)
+        return tuple(
+            Value(v.kind, f"{part}.{v.kind}", v.text, named.get(part, ""))
+            for v in facts_in(words)
+            if v.kind in ("hymn", "posture")
+        )
+    return ()
+
+
+def element_names(rite: Element, rite_id: str) -> dict[str, str]:
+    """path → the words of every element of a rite that has a name or a title (altars, parts, venues)."""
+    from dianli.rites.model import walk_paths
+
+    out: dict[str, str] = {}
+    for path, element in walk_paths(rite, rite_id):
+        words = getattr(element, "name", None) or getattr(element, "title", None)
+        if isinstance(words, str):
+            out[path] = _clean_name(words)
+    return out
+
+
+# --- reading a value from running text --------------------------------------------------------------
+# The readers work on the folding key (:func:`dianli.corpus.normalise.fold`: one script, no punctuation),
+# so their patterns are folded the same way (:func:`_f`); the values they give compare by that key.
+
+
+def _f(pattern: str) -> str:
+    """A pattern with each of its ideographs replaced by its folding key (regex syntax left alone)."""
+    from dianli.corpus.normalise import fold_char
+
+    return "".join(fold_char(c) or c if "\u3400" <= c <= "\u9fff" else c for c in pattern)
+
+
+_SEASONS = {_f("春"): 2, _f("夏"): 5, _f("秋"): 8, _f("冬"): 11}
+_STEMS = "甲乙丙丁戊己庚辛壬癸"
+_BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
+_TERMS = tuple(
+    _f(t)
+    for t in (
+        "立春", "雨水", "驚蟄", "春分", "清明", "穀雨", "立夏", "小滿", "芒種", "夏至", "小暑", "大暑",
+        "立秋", "處暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪", "冬至", "小寒", "大寒",
+    )
+)  # fmt: skip
+_MONTH_WORD = r"(正|十[一二]|[二三四五六七八九十])月"
+_DAY_WORD = r"(初[一二三四五六七八九十]|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(日)?"
+_NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}])")
+_PAIRED = re.compile(_f(r"(春秋|二仲)"))
+_SEASON_MID = re.compile(_f(r"仲([春夏秋冬])|([春夏秋冬])仲"))
+_TERM_AFTER = re.compile(_f(r"(?:節)?(?:前([一二三])日|後([子丑寅卯辰巳午未申酉戌亥])日)"))
+
+
+def _month_number(word: str) -> int:
+    if word == "正":
+        return 1
+    if word.startswith("十"):
+        return 10 + (_DIGITS[word[1:]] if len(word) > 1 else 0)
+    return _DIGITS[word]
+
+
+def _day_number(word: str) -> int:
+    word = word.removeprefix("初")
+    if "十" not in word:
+        return _DIGITS[word]
+    tens, _, units = word.partition("十")
+    return (_DIGITS[tens] if tens else 1) * 10 + (_DIGITS[units] if units else 0)
+
+
+def _dates(text: str) -> Iterator[str]:
+    """The date rules folded running text states, in the words of :func:`rule_text`."""
+    for match in _NTH_DAY.finditer(text):
+        nth, day = match.groups()
+        before = text[max(0, match.start() - 10) : match.start()]
+        months: list[int] = []
+        season = _SEASON_MID.search(before)
+        named = list(re.finditer(_MONTH_WORD, before))
+        if _PAIRED.search(before) and (season or "仲" in before or "二月" in before):
+            months = [2, 8]
+        elif named:
+            months = [_month_number(named[-1].group(1))]
+        elif season:
+            months = [_SEASONS[season.group(1) or season.group(2)]]
+        if not months:
+            continue
+        n = {"上": 1, "中": 2, "下": 3}[nth]
+        for m in months:
+            yield f"{month_name(m)}{NTH[n]}{day}"
+    for term in _TERMS:
+        for match in re.finditer(term, text):
+            after = _TERM_AFTER.match(text, match.end())
+            if after and after.group(1):
+                yield f"{term}前{after.group(1)}日"
+            elif after and after.group(2):
+                yield f"{term}后{after.group(2)}日"
+            else:
+                yield term
+    for match in re.finditer(_MONTH_WORD + _DAY_WORD, text):
+        month, day, suffix = match.groups()
+        if not suffix and _day_number(day) not in (1, 15):
+            continue
+        yield month_name(_month_number(month)) + day_name(_day_number(day))
+    for match in re.finditer(_MONTH_WORD + _f("(朔|望)"), text):
+        month, day = match.groups()
+        yield month_name(_month_number(month)) + day_name(1 if day == "朔" else 15)
+    for word, value in _FESTIVALS:
+        if word in text:
+            yield value
+    if "朔望" in text:
+        yield "每月朔、望"
+
+
+_FESTIVALS = ((_f("中元"), "七月十五日"), (_f("寒食"), "清明前一日"), (_f("元旦"), "正月初一日"))
+"""Festivals the witnesses name a day by, with the day they are (寒食 is the day before 清明)."""
+
+
+_HYMN = re.compile(_f(r"樂(?:奏|奉|作)(\w{2})之(?:曲|章)"))
+_POSTURE = re.compile(r"([一二三])跪([三六九])叩")
+_BOWS = re.compile(_f(r"(再拜|四拜|兩拜)"))
+_ROUND = re.compile(_f(r"(初獻|亞獻|終獻)"))
+
+
+def _hymns(text: str) -> Iterator[str]:
+    for match in _HYMN.finditer(text):
+        yield match.group(1)
+
+
+def _postures(text: str) -> Iterator[str]:
+    for match in _POSTURE.finditer(text):
+        yield f"{match.group(1)}跪{match.group(2)}叩"
+    for match in _BOWS.finditer(text):
+        yield match.group(1)
+
+
+def _rounds(text: str) -> Iterator[str]:
+    for match in _ROUND.finditer(text):
+        yield match.group(1)
+
+
+_READERS: dict[str, Callable[[str], Iterator[str]]] = {
+    "date_rule": _dates,
+    "hymn": _hymns,
+    "posture": _postures,
+    "rounds": _rounds,
+}
+"""The kinds read from running text, each by its own reader (officiants, venues, offerings and dimensions
+are read from the rite data's elements only: their words vary too much for a pattern)."""
+
+
+def facts_in(text: str, slot: str = "") -> tuple[Value, ...]:
+    """Every fact of a readable kind that ``text`` states (either script; punctuation does not matter),
+    each kind's values in text order, none twice."""
+    plain = fold(text)
+    out: list[Value] = []
+    for kind, reader in _READERS.items():
+        for value in dict.fromkeys(reader(plain)):
+            out.append(Value(kind, slot, _in_own_words(text, value)))
+    return tuple(out)
+
+
+def _in_own_words(text: str, value: str) -> str:
+    """``value`` as ``text`` writes it, where the text holds it (寧平 in a traditional text, 宁平 in a
+    simplified one); a value the reader composed (二月上丁 from 「春秋二仲月上丁」) as composed."""
+    size = len(value)
+    for start in range(len(text) - size + 1):
+        piece = text[start : start + size]
+        if fold(piece) == value:
+            return piece
+    return value
+
+
+def same_value(a: str, b: str) -> bool:
+    """Two values are the same fact when their folding keys agree (script and punctuation aside)."""
+    return fold(a) == fold(b)
