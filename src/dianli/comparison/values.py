@@ -34,6 +34,8 @@ from dianli.rites.model import (
     Victim,
 )
 
+OPEN = "無定日"
+"""The value of a rule that gives no day (an edict's arrival, a day the sources leave open)."""
 MONTHS = ("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
 """The month numbers as the witnesses write them (正月 … 十二月)."""
 NTH = {1: "上", 2: "中", 3: "下"}
@@ -130,7 +132,7 @@ def rule_text(rule: Any) -> str:
         return f"{rule_text(rule.of)}前{_number(rule.months)}月"
     if kind == "eclipse_visible":
         return "日月食之日"
-    return "無定日"
+    return OPEN
 
 
 def _parent(path: str) -> str:
@@ -183,7 +185,10 @@ def element_values(
         return (Value("offering", f"{altar}.silk", str(element.count), about),)
     if isinstance(element, Part):
         title = _clean_name(element.title)
-        return (Value("rounds", f"{rite}.rounds", title),) if fold(title).endswith(fold("獻")) else ()
+        rounds = [v.text for v in facts_in(title) if v.kind == "rounds"]
+        if not rounds and fold(title).endswith(fold("獻")):
+            rounds = [title]
+        return tuple(Value("rounds", f"{rite}.rounds", r) for r in rounds)
     if isinstance(element, Step):
         part = _part_of(path)
         words = " ".join(t for t in (element.call, element.action) if t)
@@ -212,18 +217,23 @@ def element_names(rite: Element, rite_id: str) -> dict[str, str]:
 # so their patterns are folded the same way (:func:`_f`); the values they give compare by that key.
 
 
-def _f(pattern: str) -> str:
+def folded_pattern(pattern: str) -> str:
     """A pattern with each of its ideographs replaced by its folding key (regex syntax left alone)."""
     from dianli.corpus.normalise import fold_char
 
     return "".join(fold_char(c) or c if "\u3400" <= c <= "\u9fff" else c for c in pattern)
 
 
-_SEASONS = {_f("春"): 2, _f("夏"): 5, _f("秋"): 8, _f("冬"): 11}
+_SEASONS = {
+    folded_pattern("春"): 2,
+    folded_pattern("夏"): 5,
+    folded_pattern("秋"): 8,
+    folded_pattern("冬"): 11,
+}
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 _TERMS = tuple(
-    _f(t)
+    folded_pattern(t)
     for t in (
         "立春", "雨水", "驚蟄", "春分", "清明", "穀雨", "立夏", "小滿", "芒種", "夏至", "小暑", "大暑",
         "立秋", "處暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪", "冬至", "小寒", "大寒",
@@ -231,10 +241,11 @@ _TERMS = tuple(
 )  # fmt: skip
 _MONTH_WORD = r"(正|十[一二]|[二三四五六七八九十])月"
 _DAY_WORD = r"(初[一二三四五六七八九十]|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(日)?"
+_DATED = re.compile(r"(?:年|閏|闰)$")
 _NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}])")
-_PAIRED = re.compile(_f(r"(春秋|二仲)"))
-_SEASON_MID = re.compile(_f(r"仲([春夏秋冬])|([春夏秋冬])仲"))
-_TERM_AFTER = re.compile(_f(r"(?:節)?(?:前([一二三])日|後([子丑寅卯辰巳午未申酉戌亥])日)"))
+_PAIRED = re.compile(folded_pattern(r"(春秋|二仲)"))
+_SEASON_MID = re.compile(folded_pattern(r"仲([春夏秋冬])|([春夏秋冬])仲"))
+_TERM_AFTER = re.compile(folded_pattern(r"(?:節)?(?:前([一二三])日|後([子丑寅卯辰巳午未申酉戌亥])日)"))
 
 
 def _month_number(word: str) -> int:
@@ -258,6 +269,7 @@ def _dates(text: str) -> Iterator[str]:
     for match in _NTH_DAY.finditer(text):
         nth, day = match.groups()
         before = text[max(0, match.start() - 10) : match.start()]
+        wide = text[max(0, match.start() - 30) : match.start()]
         months: list[int] = []
         season = _SEASON_MID.search(before)
         named = list(re.finditer(_MONTH_WORD, before))
@@ -267,6 +279,8 @@ def _dates(text: str) -> Iterator[str]:
             months = [_month_number(named[-1].group(1))]
         elif season:
             months = [_SEASONS[season.group(1) or season.group(2)]]
+        elif _PAIRED.search(wide) and "仲" in wide:  # 「春、秋二祭，俱於仲月上旬擇日（今多用上巳日）」
+            months = [2, 8]
         if not months:
             continue
         n = {"上": 1, "中": 2, "下": 3}[nth]
@@ -285,8 +299,10 @@ def _dates(text: str) -> Iterator[str]:
         month, day, suffix = match.groups()
         if not suffix and _day_number(day) not in (1, 15):
             continue
+        if _DATED.search(text[max(0, match.start() - 4) : match.start()]):
+            continue  # 「雍正十年三月初七日」: the day of an event, not a rule
         yield month_name(_month_number(month)) + day_name(_day_number(day))
-    for match in re.finditer(_MONTH_WORD + _f("(朔|望)"), text):
+    for match in re.finditer(_MONTH_WORD + folded_pattern("(朔|望)"), text):
         month, day = match.groups()
         yield month_name(_month_number(month)) + day_name(1 if day == "朔" else 15)
     for word, value in _FESTIVALS:
@@ -296,14 +312,18 @@ def _dates(text: str) -> Iterator[str]:
         yield "每月朔、望"
 
 
-_FESTIVALS = ((_f("中元"), "七月十五日"), (_f("寒食"), "清明前一日"), (_f("元旦"), "正月初一日"))
+_FESTIVALS = (
+    (folded_pattern("中元"), "七月十五日"),
+    (folded_pattern("寒食"), "清明前一日"),
+    (folded_pattern("元旦"), "正月初一日"),
+)
 """Festivals the witnesses name a day by, with the day they are (寒食 is the day before 清明)."""
 
 
-_HYMN = re.compile(_f(r"樂(?:奏|奉|作)(\w{2})之(?:曲|章)"))
+_HYMN = re.compile(folded_pattern(r"樂(?:奏|奉|作)(\w{2})之(?:曲|章)"))
 _POSTURE = re.compile(r"([一二三])跪([三六九])叩")
-_BOWS = re.compile(_f(r"(再拜|四拜|兩拜)"))
-_ROUND = re.compile(_f(r"(初獻|亞獻|終獻)"))
+_BOWS = re.compile(folded_pattern(r"(再拜|四拜|兩拜)"))
+_ROUND = re.compile(folded_pattern(r"(初獻|亞獻|終獻)"))
 
 
 def _hymns(text: str) -> Iterator[str]:
