@@ -1,32 +1,27 @@
-"""Coverage: which clause of each witness's ritual sections some package data cites, or marks not procedural.
+"""Coverage: which clause of each witness's ritual sections backs a statement of the correspondence
+table (:mod:`dianli.comparison.table`: the rite data, the readings, the alignments, and every other cited
+data — music, dance, spring ox, calendar), or is marked not procedural.
 
-Every YAML file under the package is walked (rites, music, dance, spring ox, calendar … — no list of
-domains): every mapping with ``witness`` and ``quote`` is a citation; a mapping with ``cite`` and
-``also_in`` cites the same quote in those witnesses too. Every ``not_procedural.yaml`` (rites, music …) marks clauses
-(history, commentary) as not procedural, each with its reason. A clause is covered when a resolved
-citation overlaps it.
+Every ``not_procedural.yaml`` (rites, music, witness folders …) marks clauses (history, commentary) as not
+procedural, each with its reason. A clause is covered when statements (or marks) account for at least
+half of its characters.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
-from dianli.corpus.cite import CitationError, resolve
+from dianli.comparison.table import table, yaml_files
+from dianli.corpus.cite import resolve
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import is_key_char
-from dianli.corpus.witnesses import ALIGNMENT_FILE, load_witness, reading_files, witness_ids, witness_info
-from dianli.datafile import parse_model, read_yaml
-from dianli.errors import UnknownValueError
-from dianli.spring_ox.profiles import PATCH_FILE as SPRING_OX_FILE
+from dianli.corpus.witnesses import load_witness, witness_ids, witness_info
+from dianli.datafile import parse_model
 
 NOT_PROCEDURAL = ("rites", "data", "not_procedural.yaml")
 EXCLUDED_SECTIONS = ("front", "back")
@@ -55,78 +50,24 @@ class SectionFigure:
         return 100.0 * self.covered / self.total if self.total else 100.0
 
 
-def _yaml_files(root: Traversable) -> Iterator[Traversable]:
-    for entry in root.iterdir():
-        if entry.is_dir():
-            yield from _yaml_files(entry)
-        elif entry.name.endswith((".yaml", ".yml")):
-            yield entry
-
-
-def _citations(node: Any) -> Iterator[tuple[str, str, str | None]]:
-    if isinstance(node, dict):
-        if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str):
-            section = node.get("section")
-            yield node["witness"], node["quote"], section if isinstance(section, str) else None
-        cite = node.get("cite")
-        if (
-            isinstance(cite, dict)
-            and isinstance(node.get("also_in"), list)
-            and isinstance(cite.get("quote"), str)
-        ):
-            for witness in node["also_in"]:
-                yield str(witness), cite["quote"], cite.get("section")
-        for value in node.values():
-            yield from _citations(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _citations(value)
-
-
-def _spans_of(items: Iterator[tuple[str, str, str | None]]) -> dict[str, list[Span]]:
-    spans: dict[str, list[Span]] = {}
-    for witness, quote, section in items:
-        if witness not in witness_ids():
-            continue
-        try:
-            found = resolve(witness, quote, section)
-        except (CitationError, UnknownValueError):
-            continue  # the citation test reports it; coverage only counts what resolves
-        spans.setdefault(witness, []).append((found.text_start, found.text_end))
-    return spans
-
-
 def _folder_files() -> list[Path]:
-    """The YAML files of every witness folder: its readings, its ``alignment.yaml``, its
-    ``not_procedural.yaml`` and its ``spring_ox.yaml`` (those of the package's folders are also walked
-    with the package)."""
+    """The ``not_procedural.yaml`` of every witness folder outside the package."""
+    root = str(resources.files("dianli"))
     out: list[Path] = []
     for w in witness_ids():
         folder = witness_info(w).folder
-        out.extend(reading_files(w))
-        out.extend(
-            p
-            for p in (folder / ALIGNMENT_FILE, folder / NOT_PROCEDURAL[-1], folder / SPRING_OX_FILE)
-            if p.is_file()
-        )
+        path = folder / NOT_PROCEDURAL[-1]
+        if path.is_file() and not str(folder).startswith(root):
+            out.append(path)
     return out
 
 
-@functools.cache
 def cited_spans() -> dict[str, tuple[Span, ...]]:
-    """Every resolved citation span of package data, by witness (sorted)."""
-    root = resources.files("dianli")
-    items: list[tuple[str, str, str | None]] = []
-    package = [*_yaml_files(root)]
-    outside = [p for p in _folder_files() if not str(p).startswith(str(root))]
-    for path in (*package, *outside):
-        if path.name == NOT_PROCEDURAL[-1]:
-            continue
-        try:
-            items.extend(_citations(read_yaml(path.read_text(encoding="utf-8"))))
-        except yaml.YAMLError:
-            continue
-    return {w: tuple(sorted(s)) for w, s in _spans_of(iter(items)).items()}
+    """Every span of a witness that backs a statement of the correspondence table (the rite data, the
+    readings, the alignments and every other cited data: music, dance, spring ox …), by witness, sorted
+    and merged."""
+    source = table()
+    return {w: source.spans(w) for w in source.witnesses()}
 
 
 class NotProcedural(BaseModel):
@@ -152,8 +93,7 @@ def not_procedural() -> dict[str, tuple[tuple[int, int, str], ...]]:
     package, each validated by one schema)."""
     out: dict[str, list[tuple[int, int, str]]] = {}
     root = resources.files("dianli")
-    outside = [p for p in _folder_files() if not str(p).startswith(str(root))]
-    for path in (*_yaml_files(root), *outside):
+    for path in (*yaml_files(root), *_folder_files()):
         if path.name != NOT_PROCEDURAL[-1]:
             continue
         for entry in parse_model(str(path), path.read_text(encoding="utf-8"), _NotProceduralFile).clauses:

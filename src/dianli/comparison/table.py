@@ -7,6 +7,8 @@ its kind, its slot and its words), the quotation and where it stands in the witn
 * ``cited`` — a citation of the shared rite data (``rites/data/*.yaml``);
 * ``read`` — a citation in a witness's own reading (``readings/*.yaml`` of a witness folder), the element
   as that reading gives it;
+* ``cited`` also for a citation of the other cited data — the music, the dance, the spring ox, the
+  calendar, the manifests — whose element is the domain (``music``) and whose value is its wording;
 * ``aligned`` — an agreeing clause found by the aligner and kept in the witness's ``alignment.yaml``, with
   its score; its value is the element's as the witness's reading gives it (the clause agrees with it).
 
@@ -20,7 +22,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
+
+import yaml
+from pydantic import BaseModel
 
 from dianli import cache
 from dianli.comparison.values import KINDS, Value, element_names, element_values
@@ -32,6 +39,8 @@ from dianli.rites.load import all_rites
 from dianli.rites.model import Element, walk_paths
 from dianli.rites.readings import aligned_citations, apply_reading, own_readings, rites_for
 
+NOT_PROCEDURAL_FILE = "not_procedural.yaml"
+"""Clauses marked as no procedure (history, commentary): read by coverage, never statements."""
 PROVENANCES = ("cited", "read", "aligned", "draft")
 """Where a statement comes from, most trusted first."""
 
@@ -132,7 +141,7 @@ def _statements_of(
     names: dict[str, str],
 ) -> Iterator[Statement]:
     values = element_values(rite_id, path, element, names)
-    for cite in cites:
+    for cite in (*cites, *_inner_citations(element)):
         if witness_filter is not None and cite.witness != witness_filter:
             continue
         try:
@@ -157,6 +166,43 @@ def _statements_of(
             )
 
 
+def _wording(
+    witness: str,
+    rite_id: str,
+    path: str,
+    provenance: str,
+    cites: Sequence[Citation],
+    scores: dict[str, float],
+) -> Iterator[Statement]:
+    for cite in cites:
+        try:
+            found = resolve(cite.witness, cite.quote, cite.section)
+        except (CitationError, UnknownValueError):
+            continue
+        yield Statement(
+            witness=witness, rite=rite_id, element=path, kind="text", slot=path, value=fold(cite.quote),
+            provenance=provenance, quote=cite.quote, section=found.section.id, start=found.text_start,
+            end=found.text_end, score=scores.get(cite.quote),
+        )  # fmt: skip
+
+
+def _inner_citations(node: BaseModel, top: bool = True) -> Iterator[Citation]:
+    """Citations an element holds in parts of it that are not elements themselves (a date rule's related
+    days and its time of day, its scope): they state the element too."""
+    for name in type(node).model_fields:
+        if top and name in ("cite", "cites"):
+            continue
+        value = getattr(node, name)
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, Citation):
+                yield item
+            elif isinstance(item, BaseModel) and not isinstance(item, Element):
+                yield from _inner_citations(item, top=False)
+            elif isinstance(item, dict | list):  # plain data (an override's ``set`` value)
+                for witness, quote, section in _quotes(item):
+                    yield Citation(witness=witness, quote=quote, section=section)
+
+
 def _rite_of(path: str) -> str:
     return path.split(".", 1)[0].split("[", 1)[0]
 
@@ -177,13 +223,97 @@ def _aligned_scores(witness: str) -> dict[str, dict[str, float]]:
     return out
 
 
+def yaml_files(root: Traversable) -> Iterator[Traversable]:
+    """Every YAML file under a folder of the package, depth first."""
+    for entry in root.iterdir():
+        if entry.is_dir():
+            yield from yaml_files(entry)
+        elif entry.name.endswith((".yaml", ".yml")):
+            yield entry
+
+
+def _quotes(node: Any) -> Iterator[tuple[str, str, str | None]]:
+    """(witness, quote, section) of every citation in plain YAML data: a mapping with ``witness`` and
+    ``quote``, and a ``cite`` with ``also_in`` (the same quote in those witnesses too)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str):
+            section = node.get("section")
+            yield node["witness"], node["quote"], section if isinstance(section, str) else None
+        cite = node.get("cite")
+        if (
+            isinstance(cite, dict)
+            and isinstance(node.get("also_in"), list)
+            and isinstance(cite.get("quote"), str)
+        ):
+            for witness in node["also_in"]:
+                yield str(witness), cite["quote"], cite.get("section")
+        for value in node.values():
+            yield from _quotes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _quotes(value)
+
+
+def _other_data_files() -> list[tuple[str, Traversable | Path]]:
+    """(what it is, file) of every YAML file of the package and of the witness folders that cites the
+    witnesses but is not rite data, a reading or an alignment (the music, the dance, the spring ox, the
+    calendar, the manifests …); a clause marked not procedural is no statement."""
+    from importlib import resources
+
+    from dianli.corpus.witnesses import ALIGNMENT_FILE, reading_files, witness_info
+    from dianli.rites.load import rite_files
+
+    skip = {str(p) for p in rite_files()}
+    for witness in witness_ids():
+        skip.update(str(p) for p in reading_files(witness))
+        skip.add(str(witness_info(witness).folder / ALIGNMENT_FILE))
+    root = resources.files("dianli")
+    out: list[tuple[str, Traversable | Path]] = []
+    for path in yaml_files(root):
+        if str(path) not in skip and path.name != NOT_PROCEDURAL_FILE:
+            out.append((str(path).removeprefix(str(root)).strip("/").split("/")[0], path))
+    for witness in witness_ids():
+        folder = witness_info(witness).folder
+        if str(folder).startswith(str(root)):
+            continue  # walked with the package
+        out.extend(
+            ("corpus", p)
+            for p in sorted(folder.glob("*.yaml"))
+            if str(p) not in skip and p.name != NOT_PROCEDURAL_FILE
+        )
+    return out
+
+
+def _data_statements() -> Iterator[Statement]:
+    from dianli.datafile import read_yaml
+
+    known = set(witness_ids())
+    for domain, path in _other_data_files():
+        try:
+            data = read_yaml(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue  # reported where the file is loaded
+        for witness, quote, section in _quotes(data):
+            if witness not in known:
+                continue
+            try:
+                found = resolve(witness, quote, section)
+            except (CitationError, UnknownValueError):
+                continue
+            yield Statement(
+                witness=witness, rite="", element=domain, kind="text", slot=domain, value=fold(quote),
+                provenance="cited", quote=quote, section=found.section.id, start=found.text_start,
+                end=found.text_end,
+            )  # fmt: skip
+
+
 def _build() -> tuple[Statement, ...]:
     out: list[Statement] = []
-    seen: set[tuple[str, str, str, str]] = set()
+    seen: set[tuple[str, str, str, int, int]] = set()
 
     def keep(statements: Iterable[Statement]) -> None:
         for s in statements:
-            key = (s.witness, s.element, s.slot, s.quote)
+            key = (s.witness, s.element, s.slot, s.start, s.end)
             if key not in seen:
                 seen.add(key)
                 out.append(s)
@@ -212,9 +342,12 @@ def _build() -> tuple[Statement, ...]:
             elements.update(walk_paths(rites[rite_id], rite_id))
             names.update(element_names(rites[rite_id], rite_id))
         for path, cites in aligned.items():
+            rite_id, mine = _rite_of(path), scores.get(path, {})
             if path in elements:
-                element, rite_id, mine = elements[path], _rite_of(path), scores.get(path, {})
-                keep(_statements_of(witness, rite_id, path, element, "aligned", cites, mine, names))
+                keep(_statements_of(witness, rite_id, path, elements[path], "aligned", cites, mine, names))
+            else:  # an element the witness's reading no longer has: its words still state the rite
+                keep(_wording(witness, rite_id, path, "aligned", cites, mine))
+    keep(_data_statements())
     order = {w: i for i, w in enumerate(witness_ids())}
     kinds = {k: i for i, k in enumerate(KINDS)}
     return tuple(
