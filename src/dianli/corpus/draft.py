@@ -25,22 +25,29 @@ curation, never a curated witness. :func:`measure_anchors` compares the drafted 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dianli.corpus.normalise import fold
+from dianli.corpus.normalise import EDITORIAL_FORMS, KEY_GAP, fold, normalise
+from dianli.corpus.sections import CONTEXT_MARK, MID_START, SAME_PLACE
 from dianli.corpus.tree import section_defs
-from dianli.corpus.witnesses import MANIFEST_FILE, manifest
-from dianli.errors import UnknownValueError
+from dianli.corpus.witnesses import MANIFEST_FILE, WitnessInfo, manifest
+from dianli.errors import DataError, UnknownValueError
+
+if TYPE_CHECKING:
+    from dianli.corpus.sections import Section
 
 HEADING_SLACK = 3
 """A line may hold a known heading plus this many characters of its own (祭社稷壇 for 社稷壇)."""
 MAX_HEADING = 14
 """Folding-key characters beyond which a line is running text, not a heading."""
+ORPHAN_LOOKAHEAD = 3
+"""How many headings after a sub-section heading outside its rite are looked at for a sibling."""
 HEADER_FIELDS = ("SOURCE", "WORK", "NOTE", "SECTIONS")
 _RULE = re.compile(r"^=====+\s*$")
 
@@ -70,71 +77,281 @@ def read_header(text: str) -> Header:
     return Header({}, 0)
 
 
+def is_draft(info: WitnessInfo) -> bool:
+    """Whether a manifest is a draft written by :func:`draft_folder` (its compiled year a ``draft:`` guess):
+    a draft's headings are guesses, so they never teach the lexicon."""
+    return info.compiled_source.removeprefix("assumption: ").startswith("draft:")
+
+
 @functools.cache
 def _lexicon(leave_out: str | None) -> dict[str, tuple[str, ...]]:
-    """Folded heading → the section ids it heads (sections.yaml titles and the manifests' anchors)."""
+    """Folded heading → the section ids it heads: the section titles of sections.yaml and every heading the
+    curated manifests anchor (read at run time, so each curated witness teaches the next; drafts do not)."""
     found: dict[str, dict[str, None]] = {}
     for section_id, definition in section_defs().items():
         found.setdefault(fold(definition.title), {})[section_id] = None
     for info in manifest():
-        if info.id == leave_out:
+        if info.id == leave_out or is_draft(info):
             continue
         for section_id, anchor in info.anchors:
-            heading = anchor.split("|", 1)[0].lstrip("…")
-            if heading and heading != "=":
+            heading = anchor.split(CONTEXT_MARK, 1)[0].lstrip(MID_START)
+            if heading and heading != SAME_PLACE:
                 found.setdefault(fold(heading), {})[section_id] = None
     return {k: tuple(v) for k, v in found.items() if k}
 
 
-def _choose(candidates: tuple[str, ...], open_top: str | None) -> str:
+def _orphan(match: tuple[str, ...], following: list[tuple[Candidate, tuple[str, ...]]]) -> str | None:
+    """A sub-section heading outside its rite (whose own heading is lost or left out) is taken only where a
+    sibling's heading follows it (革部 then 木部): one generic sub-heading alone (器具) is no section."""
+    for section in match:
+        parent = section.rpartition(".")[0]
+        if parent and any(s != section and s.rpartition(".")[0] == parent for _, m in following for s in m):
+            return section
+    return None
+
+
+def _choose(candidates: tuple[str, ...], open_top: str | None) -> str | None:
+    """The section a lexicon heading opens here: a sub-section only inside its open rite, else a rite."""
     inside = [c for c in candidates if open_top and c.startswith(open_top + ".")]
     tops = [c for c in candidates if "." not in c]
-    return (inside or tops or list(candidates))[0]
-
-
-def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, str], ...]:
-    """The anchors of a text, in document order: (section id, the heading as the text writes it)."""
-    lexicon = _lexicon(leave_out)
-    by_length = sorted(lexicon, key=len, reverse=True)
-    anchors: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    open_top: str | None = None
-    for written in _candidates(text[read_header(text).body_start :]):
-        key = fold(written)
-        if not key or len(key) > MAX_HEADING:
-            continue
-        match = lexicon.get(key)
-        if match is None:
-            near = next((h for h in by_length if h in key and len(key) - len(h) <= HEADING_SLACK), None)
-            match = lexicon[near] if near is not None else None
-        if match is None:
-            continue
-        section = _choose(match, open_top)
-        if section in seen:
-            continue
-        seen.add(section)
-        anchors.append((section, written))
-        open_top = section.split(".")[0]
-    return tuple(anchors)
+    chosen = inside or tops
+    return chosen[0] if chosen else None
 
 
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
+_SENTENCE_STOP = re.compile(r"[。！？；]")
 _SENTENCE_END = re.compile(r"(?<=[。！？])")
+_LIST_SEPARATORS = re.compile(r"[：:、，,·・\s\u3000]+")
+_MARKS = tuple(f.pattern for f in EDITORIAL_FORMS if f.kind != "header")
 
 
-def _candidates(body: str) -> Iterator[str]:
-    """Where a heading may stand, in text order: a whole short line; and the words before the first colon
-    of a line or of a sentence (「社稷坛之祭：每岁…」, 「旗纛庙（未有特建）：每岁…」), a note in brackets
-    dropped."""
-    for line in body.splitlines():
-        stripped = line.strip().strip("\u3000").strip()
-        if not stripped:
+@dataclass(frozen=True)
+class Line:
+    """A non-blank line of a transcribed text, its editorial marks blanked out."""
+
+    start: int
+    """Offset in the text of its first character that is not a space."""
+    text: str
+    key: str
+    """Folding key of the line with its notes in brackets dropped."""
+
+    @property
+    def short(self) -> bool:
+        """Short enough to be a heading, and no sentence: at most :data:`MAX_HEADING` key characters and
+        no 。！？；."""
+        return 0 < len(self.key) <= MAX_HEADING and not _SENTENCE_STOP.search(self.text)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place where a heading may stand."""
+
+    line: int
+    """Index of its line in :func:`text_lines`."""
+    start: int
+    written: str
+    key: str
+    kind: str
+    """``line`` (a short line of its own), ``colon`` (the words before a colon) or ``run-in`` (a rite's
+    lexicon heading at the head of a line of body text, 「城隍庙在后浦…」)."""
+
+
+def text_lines(text: str) -> tuple[Line, ...]:
+    """The non-blank lines of the body of a transcribed text (after its header), editorial marks
+    (``[OMITTED: …]`` …) blanked out; a line that held only marks is left out."""
+    lines: list[Line] = []
+    offset = read_header(text).body_start
+    for raw in text[offset:].splitlines(keepends=True):
+        cleaned = raw
+        for pattern in _MARKS:
+            cleaned = pattern.sub(lambda m: " " * len(m.group(0)), cleaned)
+        stripped = cleaned.strip().strip("\u3000").strip()
+        if stripped:
+            start = offset + cleaned.index(stripped[0])
+            lines.append(Line(start, stripped, fold(_NOTE.sub("", stripped))))
+        offset += len(raw)
+    return tuple(lines)
+
+
+def candidates(lines: tuple[Line, ...], lexicon: dict[str, tuple[str, ...]]) -> list[Candidate]:
+    """Where headings may stand, in text order: each short line; the words before the first colon of a
+    line or a sentence (「社稷坛之祭：每岁…」, 「旗纛庙（未有特建）：每岁…」, a note in brackets dropped);
+    and the longest rite heading of the lexicon that opens a line of body text (run-in)."""
+    rites = sorted(
+        (k for k, ids in lexicon.items() if len(k) >= 2 and any("." not in i for i in ids)),
+        key=len,
+        reverse=True,
+    )
+    found: list[Candidate] = []
+    for index, line in enumerate(lines):
+        if line.short:
+            found.append(Candidate(index, line.start, line.text, line.key, "line"))
             continue
-        yield stripped
-        for sentence in _SENTENCE_END.split(stripped):
-            head, colon, _ = sentence.strip().partition("：")
-            if colon:
-                yield _NOTE.sub("", head).strip()
+        at = 0
+        for sentence in _SENTENCE_END.split(line.text):
+            head, colon, _ = sentence.partition("：")
+            written = _NOTE.sub("", head).strip()
+            key = fold(written)
+            if colon and 0 < len(key) <= MAX_HEADING:
+                found.append(
+                    Candidate(
+                        index, line.start + at + sentence.index(head[:1] or "："), written, key, "colon"
+                    )
+                )
+            at += len(sentence)
+        if not found or found[-1].line != index:
+            head = next((k for k in rites if line.key.startswith(k)), None)
+            if head is not None:
+                written = _written_prefix(line.text, head)
+                found.append(Candidate(index, line.start, written, head, "run-in"))
+    return found
+
+
+def _written_prefix(text: str, key: str) -> str:
+    """The shortest start of ``text`` whose folding key is ``key``."""
+    for end in range(len(key), len(text) + 1):
+        if fold(text[:end]) == key:
+            return text[:end]
+    return text
+
+
+def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[int]:
+    """The lines of ``lines`` that are a table of contents (see the module docstring): the headings of a
+    list recur later as the headings of the body, so the list is not the sections.
+
+    - a *list line*: a line whose key is two or more headings that stand later in the text (as a line of
+      their own or before a colon), written one after the other or parted by ：、 or spaces
+      (「庆贺：接诏：迎春：…」, 「文庙坛庙祠」);
+    - a *list run*: consecutive short lines (blank lines aside) of which at least two — or one, in a run
+      of four or more — recur later as headings; those that recur are the list, the last one, followed
+      by the text it heads and not recurring, is the first heading of the body.
+    """
+    later: dict[str, list[int]] = {}
+    for cand in found:
+        if cand.kind != "run-in":
+            later.setdefault(cand.key, []).append(cand.line)
+
+    def recurs(key: str, after: int) -> bool:
+        return any(i > after for i in later.get(key, ()))
+
+    def recurs_prefix(key: str, after: int) -> bool:
+        return recurs(key, after) or any(
+            k.startswith(key) and recurs(k, after) for k in later if len(key) >= 2
+        )
+
+    toc: set[int] = set()
+    for index, line in enumerate(lines):
+        parts = [fold(_NOTE.sub("", p)) for p in _LIST_SEPARATORS.split(line.text)]
+        parts = [p for p in parts if p]
+        if (
+            len(parts) >= 2
+            and len(parts) * 8 >= len(line.key)
+            and all(recurs_prefix(p, index) for p in parts)
+        ):
+            toc.add(index)
+        elif _splits(line.key, index, recurs) >= 2:
+            toc.add(index)
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and lines[end].short:
+            end += 1
+        run = range(index, end)
+        recurring = [i for i in run if recurs(lines[i].key, i)]
+        if len(run) >= 2 and (len(recurring) >= 2 or (len(run) >= 4 and recurring)):
+            toc.update(recurring)
+        index = max(end, index + 1)
+    return toc
+
+
+def _splits(key: str, line: int, recurs: Callable[[str, int], bool]) -> int:
+    """Into how many headings recurring after ``line`` the key splits whole (0: it does not)."""
+    best: list[int | None] = [0] + [None] * len(key)
+    for end in range(1, len(key) + 1):
+        for begin in range(max(0, end - MAX_HEADING), end):
+            before = best[begin]
+            if before is not None and recurs(key[begin:end], line):
+                count = before + 1
+                if best[end] is None or count < (best[end] or 0):
+                    best[end] = count
+    return best[len(key)] or 0
+
+
+def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The anchors of a transcribed text, in document order, as a manifest writes them: (section id, the
+    heading as the text writes it, ``|`` and the words that follow it where the heading stands earlier in
+    the text too). ``leave_out``: a witness whose manifest does not teach the lexicon."""
+    lexicon = _lexicon(leave_out)
+    by_length = sorted(lexicon, key=len, reverse=True)
+    lines = text_lines(text)
+    found = candidates(lines, lexicon)
+    toc = table_of_contents(lines, found)
+    strong: set[str] = set()
+    chosen: list[tuple[str, Candidate]] = []
+    open_top: str | None = None
+    matched: list[tuple[Candidate, tuple[str, ...]]] = []
+    for cand in found:
+        if cand.line in toc:
+            continue
+        match = lexicon.get(cand.key)
+        if match is None and cand.kind != "run-in":
+            near = next(
+                (h for h in by_length if h in cand.key and len(cand.key) - len(h) <= HEADING_SLACK), None
+            )
+            match = lexicon[near] if near is not None else None
+        if match is not None:
+            matched.append((cand, match))
+    for index, (cand, match) in enumerate(matched):
+        section = _choose(match, open_top) or _orphan(
+            match, matched[index + 1 : index + 1 + ORPHAN_LOOKAHEAD]
+        )
+        if section is None or section in {s for s, _ in chosen}:
+            continue
+        if cand.kind == "run-in" and section in strong:
+            continue
+        chosen.append((section, cand))
+        open_top = section.split(".")[0]
+        if cand.kind != "run-in":
+            strong.add(section)
+    # A section first found run-in and later standing as a heading of its own: the heading wins.
+    return _with_context(
+        text,
+        [
+            (s, c)
+            for s, c in chosen
+            if c.kind != "run-in" or s not in strong or next(x for x in chosen if x[0] == s)[1] is c
+        ],
+    )
+
+
+def _with_context(text: str, chosen: list[tuple[str, Candidate]]) -> tuple[tuple[str, str], ...]:
+    """Each chosen heading as an anchor: the words that follow it added (``heading|context``) where the
+    heading alone would be found earlier, after the anchor before it, on the folding key."""
+    norm = normalise(text)
+    anchors: list[tuple[str, str]] = []
+    key_pos = 0
+    for section, cand in chosen:
+        needle = fold(cand.written)
+        text_at = bisect.bisect_left(norm.text_to_raw, cand.start, 0, len(norm.text))
+        at = bisect.bisect_left(norm.key_to_text, text_at, 0, len(norm.key))
+        if norm.key.find(needle, at) != at or at < key_pos:
+            continue
+        anchor = cand.written
+        if norm.key.find(needle, key_pos) != at:
+            after = at + len(needle)
+            stop = norm.key.find(KEY_GAP, after)
+            limit = len(norm.key) if stop < 0 else stop
+            context = ""
+            for end in range(after + 1, min(limit, after + 12) + 1):
+                context = norm.text[norm.key_to_text[after] : norm.key_to_text[end - 1] + 1]
+                if norm.key.find(needle + fold(context), key_pos) == at:
+                    break
+            else:
+                continue
+            anchor = f"{cand.written}{CONTEXT_MARK}{context}"
+        anchors.append((section, anchor))
+        key_pos = at + len(needle)
+    return tuple(anchors)
 
 
 @dataclass(frozen=True)
@@ -165,6 +382,74 @@ def measure_anchors(witness: str) -> AnchorMeasure:
     hand = {s for s, _ in info.anchors}
     drafted = {s for s, _ in find_anchors(text, leave_out=witness)}
     return AnchorMeasure(witness, len(hand), len(drafted), len(hand & drafted))
+
+
+Anchors = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class SectionMeasure:
+    """The clauses of a curated witness put in the same section by drafted anchors as by its hand anchors."""
+
+    witness: str
+    clauses: int
+    same: int
+    """Clauses whose innermost drafted section is the innermost hand section."""
+    same_rite: int
+    """Clauses whose drafted top-level section (the rite) is the hand one."""
+
+    @property
+    def share(self) -> float:
+        return self.same / self.clauses if self.clauses else 1.0
+
+    @property
+    def rite_share(self) -> float:
+        return self.same_rite / self.clauses if self.clauses else 1.0
+
+
+def measure_sections(
+    witness: str, drafting: Callable[[str, str | None], Anchors] | None = None
+) -> SectionMeasure:
+    """Draft the anchors of a curated witness from its text alone (its own manifest left out of the heading
+    lexicon), build the sections they open as a drafted manifest would, and count its clauses (as the
+    curated sections cut them) that fall in the same innermost section as under the hand anchors.
+    ``drafting`` is the anchor finder (text, witness left out) → anchors; :func:`find_anchors` by default."""
+    from dianli.corpus.clauses import clauses
+    from dianli.corpus.sections import sections_of
+    from dianli.corpus.witnesses import load_witness
+
+    if witness not in {i.id for i in manifest()}:
+        raise UnknownValueError("witness", witness, [i.id for i in manifest()])
+    wit = load_witness(witness)
+    norm = wit.norm
+    bounds = tuple(
+        (
+            bisect.bisect_left(norm.text_to_raw, f.start, 0, len(norm.text)),
+            bisect.bisect_left(norm.text_to_raw, f.end, 0, len(norm.text)),
+            None,
+        )
+        for f in wit.fragments
+    )
+    anchors = (drafting or find_anchors)(wit.raw, witness)
+    try:
+        drafted = sections_of(witness, norm, anchors, bounds, f"drafted anchors of {witness}")
+    except DataError:
+        drafted = ()
+    hand = clauses(witness)
+    same = same_rite = 0
+    for clause in hand:
+        mine = _innermost(drafted, clause.start)
+        same += mine == clause.section
+        same_rite += mine.split(".")[0] == clause.section.split(".")[0]
+    return SectionMeasure(witness, len(hand), same, same_rite)
+
+
+def _innermost(secs: tuple[Section, ...], offset: int) -> str:
+    best_id, best_depth = "front", -1
+    for sec in secs:
+        if sec.start <= offset < sec.end and sec.depth > best_depth:
+            best_id, best_depth = sec.id, sec.depth
+    return best_id
 
 
 def _slug(stem: str) -> str:
