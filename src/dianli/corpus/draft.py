@@ -28,8 +28,9 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,27 +53,46 @@ HEADER_FIELDS = ("SOURCE", "WORK", "NOTE", "SECTIONS")
 _RULE = re.compile(r"^=====+\s*$")
 
 
+_HEADER_LINE = re.compile(r"^([A-Z][A-Za-z0-9_ -]{0,30}): (.*)$")
+
+
+class DraftWarning(UserWarning):
+    """Something in a transcribed file the draft keeps aside (a header line it does not know), said once
+    per file; ``dianli ingest`` shows it."""
+
+
 @dataclass(frozen=True)
 class Header:
     """The transcriber's header of a gazetteer file."""
 
     fields: dict[str, str]
+    """The known lines: SOURCE, WORK, NOTE, SECTIONS."""
     body_start: int
     """Offset of the text after the ``=====`` line (0 when the file has no header)."""
+    metadata: dict[str, str] = field(default_factory=dict)
+    """Any other ``KEY: value`` line of the header (``NOTABLE: …``): kept as metadata, never as text."""
 
 
 def read_header(text: str) -> Header:
-    """The ``SOURCE:``/``WORK:``/``NOTE:``/``SECTIONS:`` lines before the ``=====`` line, if any."""
+    """The ``KEY: value`` lines before the ``=====`` line, if any, with a ``SOURCE:`` among them (as the
+    normalisation's header gap, :data:`dianli.corpus.normalise.EDITORIAL_FORMS`)."""
     fields: dict[str, str] = {}
+    metadata: dict[str, str] = {}
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip().lstrip("\ufeff")
         if _RULE.match(stripped):
-            return Header(fields, offset + len(line))
-        key, sep, value = stripped.partition(": ")
-        if not sep or key not in HEADER_FIELDS:
+            if "SOURCE" not in fields:
+                break
+            return Header(fields, offset + len(line), metadata)
+        match = _HEADER_LINE.match(stripped)
+        if match is None:
             break
-        fields[key] = value.strip()
+        key, value = match[1], match[2].strip()
+        if key in HEADER_FIELDS:
+            fields[key] = value
+        else:
+            metadata[key] = f"{metadata[key]} {value}" if key in metadata else value
         offset += len(line)
     return Header({}, 0)
 
@@ -122,7 +142,7 @@ _NOTE = re.compile(r"[（(][^）)]*[）)]")
 _SENTENCE_STOP = re.compile(r"[。！？；]")
 _SENTENCE_END = re.compile(r"(?<=[。！？])")
 _LIST_SEPARATORS = re.compile(r"[：:、，,·・\s\u3000]+")
-_MARKS = tuple(f.pattern for f in EDITORIAL_FORMS if f.kind != "header")
+_MARKS = tuple(f for f in EDITORIAL_FORMS if f.kind != "header")
 
 
 @dataclass(frozen=True)
@@ -161,9 +181,10 @@ def text_lines(text: str) -> tuple[Line, ...]:
     (``[OMITTED: …]`` …) blanked out; a line that held only marks is left out."""
     lines: list[Line] = []
     offset = read_header(text).body_start
+    marks = [f.pattern for f in _MARKS if not f.only_with or f.only_with in text]
     for raw in text[offset:].splitlines(keepends=True):
         cleaned = raw
-        for pattern in _MARKS:
+        for pattern in marks:
             cleaned = pattern.sub(lambda m: " " * len(m.group(0)), cleaned)
         stripped = cleaned.strip().strip("\u3000").strip()
         if stripped:
@@ -504,6 +525,16 @@ def draft_manifest(path: Path) -> dict[str, Any]:
         " ".join(f"{k}: {header.fields[k]}" for k in ("WORK", "SOURCE", "NOTE") if k in header.fields)
         or f"transcribed file {path.name}"
     )
+    if header.metadata:
+        kept = "; ".join(f"{k}: {v}" for k, v in header.metadata.items())
+        edition += f" — the transcriber's header also says (kept as metadata, not text): {kept}"
+        warnings.warn(
+            DraftWarning(
+                f"{path.name}: header line(s) {', '.join(header.metadata)} kept as metadata in the draft's "
+                f"edition, not as text (known header lines: {', '.join(HEADER_FIELDS)})"
+            ),
+            stacklevel=2,
+        )
     data: dict[str, Any] = {
         "id": _slug(path.stem),
         "title": title,
