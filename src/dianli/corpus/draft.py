@@ -114,8 +114,8 @@ def _lexicon(leave_out: str | None) -> dict[str, tuple[str, ...]]:
         if info.id == leave_out or is_draft(info):
             continue
         for section_id, anchor in info.anchors:
-            heading = anchor.split(CONTEXT_MARK, 1)[0].lstrip(MID_START)
-            if heading and heading != SAME_PLACE:
+            heading = anchor.split(CONTEXT_MARK, 1)[0]
+            if heading and heading != SAME_PLACE and not heading.startswith(MID_START):
                 found.setdefault(fold(heading), {})[section_id] = None
     return {k: tuple(v) for k, v in found.items() if k}
 
@@ -128,6 +128,55 @@ def _orphan(match: tuple[str, ...], following: list[tuple[Candidate, tuple[str, 
         if parent and any(s != section and s.rpartition(".")[0] == parent for _, m in following for s in m):
             return section
     return None
+
+
+_CORE_PREFIXES = ("祭", "祀")
+_CORE_SUFFIXES = ("之祭", "仪注", "礼", "仪")
+
+
+def core(key: str) -> str:
+    """A heading's folding key without the words that say it is a rite (祭…, 祀…, …之祭, …禮, …儀, …儀注):
+    救護儀 and 救護禮 share the core 救护, 祭崇聖祠儀注 and 崇聖祠 the core 崇圣祠."""
+    for prefix in _CORE_PREFIXES:
+        if key.startswith(prefix) and len(key) - len(prefix) >= 2:
+            key = key[len(prefix) :]
+    for suffix in _CORE_SUFFIXES:
+        if key.endswith(suffix) and len(key) - len(suffix) >= 2:
+            return key[: -len(suffix)]
+    return key
+
+
+@functools.cache
+def _cores(leave_out: str | None) -> dict[str, tuple[str, ...]]:
+    """The lexicon by the core of each heading (of two characters or more)."""
+    found: dict[str, dict[str, None]] = {}
+    for key, ids in _lexicon(leave_out).items():
+        if len(core(key)) >= 2:
+            for section_id in ids:
+                found.setdefault(core(key), {})[section_id] = None
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def _near(key: str, lexicon: dict[str, tuple[str, ...]], by_length: list[str]) -> tuple[str, ...] | None:
+    """The sections of ``key`` in a lexicon: the same words, else the longest lexicon heading it holds
+    with at most :data:`HEADING_SLACK` characters of its own (祭社稷坛 for 社稷坛)."""
+    if key in lexicon:
+        return lexicon[key]
+    near = next((h for h in by_length if h in key and len(key) - len(h) <= HEADING_SLACK), None)
+    return lexicon[near] if near is not None else None
+
+
+def _shortened(key: str, lexicon: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The rites whose lexicon heading is ``key`` and one character more (乡饮 for 乡饮酒): a heading
+    shortened; a sub-section's is too generic to be guessed so."""
+    rites = {
+        s: None
+        for h, ids in lexicon.items()
+        if len(key) >= 2 and len(h) == len(key) + 1 and h.startswith(key)
+        for s in ids
+        if "." not in s
+    }
+    return tuple(rites) or None
 
 
 def _choose(candidates: tuple[str, ...], open_top: str | None) -> str | None:
@@ -220,7 +269,16 @@ def candidates(lines: tuple[Line, ...], lexicon: dict[str, tuple[str, ...]]) -> 
                     )
                 )
             at += len(sentence)
-        if not found or found[-1].line != index:
+        bracket = re.search(r"[（(]", line.text)
+        if bracket and not any(c.line == index and c.start == line.start for c in found[-4:]):
+            written = line.text[: bracket.start()].strip()
+            if (
+                2 <= len(fold(written)) <= MAX_HEADING
+                and "：" not in written
+                and not _SENTENCE_STOP.search(written)
+            ):
+                found.append(Candidate(index, line.start, written, fold(written), "colon"))
+        if not any(c.line == index and c.start == line.start for c in found[-4:]):
             head = next((k for k in rites if line.key.startswith(k)), None)
             if head is not None:
                 written = _written_prefix(line.text, head)
@@ -304,6 +362,8 @@ def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, st
     the text too). ``leave_out``: a witness whose manifest does not teach the lexicon."""
     lexicon = _lexicon(leave_out)
     by_length = sorted(lexicon, key=len, reverse=True)
+    cores = _cores(leave_out)
+    cores_by_length = sorted(cores, key=len, reverse=True)
     lines = text_lines(text)
     found = candidates(lines, lexicon)
     toc = table_of_contents(lines, found)
@@ -316,10 +376,11 @@ def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, st
             continue
         match = lexicon.get(cand.key)
         if match is None and cand.kind != "run-in":
-            near = next(
-                (h for h in by_length if h in cand.key and len(cand.key) - len(h) <= HEADING_SLACK), None
+            match = (
+                _near(cand.key, lexicon, by_length)
+                or _near(core(cand.key), cores, cores_by_length)
+                or _shortened(cand.key, lexicon)
             )
-            match = lexicon[near] if near is not None else None
         if match is not None:
             matched.append((cand, match))
     for index, (cand, match) in enumerate(matched):
@@ -502,6 +563,20 @@ def _governed_place(title: str) -> str | None:
     return None
 
 
+def witness_text(text: str) -> str:
+    """The work's own words of a transcribed text: its reading text without the editorial gaps (the header,
+    ``[OMITTED: …]`` and the other marks of :data:`dianli.corpus.normalise.EDITORIAL_FORMS`), the runs
+    between two gaps parted by 。 so that no date or phrase is read across a gap."""
+    norm = normalise(text)
+    runs: list[str] = []
+    at = 0
+    for gap in norm.editorial:
+        runs.append(norm.text[at : gap.start])
+        at = gap.end
+    runs.append(norm.text[at:])
+    return "。".join(r for r in runs if r)
+
+
 def draft_manifest(path: Path) -> dict[str, Any]:
     """The draft manifest of one transcribed gazetteer file (see the module docstring)."""
     from dianli.corpus.dated_events import extract_dates
@@ -510,7 +585,7 @@ def draft_manifest(path: Path) -> dict[str, Any]:
         raise UnknownValueError("gazetteer file", str(path), ["a transcribed text file (UTF-8)"])
     text = path.read_text(encoding="utf-8")
     header = read_header(text)
-    body = text[header.body_start :]
+    body = witness_text(text)
     work = header.fields.get("WORK", "")
     title = re.sub(r"\s+", " ", _NOTE.sub("", work.split(" — ")[0])).strip() or path.stem
     short = re.split(r"[\s(（]", title, maxsplit=1)[0] or title
