@@ -296,26 +296,37 @@ def _written_prefix(text: str, key: str) -> str:
 
 def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[int]:
     """The lines of ``lines`` that are a table of contents (see the module docstring): the headings of a
-    list recur later as the headings of the body, so the list is not the sections.
+    list recur later as the headings of the body — a heading there being a short line followed by text,
+    or the words before a colon — so the list is not the sections.
 
     - a *list line*: a line whose key is two or more headings that stand later in the text (as a line of
       their own or before a colon), written one after the other or parted by ：、 or spaces
       (「庆贺：接诏：迎春：…」, 「文庙坛庙祠」);
     - a *list run*: consecutive short lines (blank lines aside) of which at least two — or one, in a run
-      of four or more — recur later as headings; those that recur are the list, the last one, followed
-      by the text it heads and not recurring, is the first heading of the body.
+      of four or more — recur later as headings: the run is the list, all but its last line, which is
+      followed by the text it heads and is the first heading of the body — unless it too recurs later,
+      or it is the run's headings written together (文庙 坛祭 文庙坛祭).
     """
-    later: dict[str, list[int]] = {}
+    anywhere: dict[str, list[int]] = {}
+    heading: dict[str, list[int]] = {}
     for cand in found:
         if cand.kind != "run-in":
-            later.setdefault(cand.key, []).append(cand.line)
+            anywhere.setdefault(cand.key, []).append(cand.line)
+        heads_text = cand.line + 1 >= len(lines) or not lines[cand.line + 1].short
+        if cand.kind == "colon" or (cand.kind == "line" and heads_text):
+            heading.setdefault(cand.key, []).append(cand.line)
+
+    def stands(key: str, after: int) -> bool:
+        """Whether the words stand later as a line or before a colon."""
+        return any(i > after for i in anywhere.get(key, ()))
 
     def recurs(key: str, after: int) -> bool:
-        return any(i > after for i in later.get(key, ()))
+        """Whether the words head text later."""
+        return any(i > after for i in heading.get(key, ()))
 
     def recurs_prefix(key: str, after: int) -> bool:
-        return recurs(key, after) or any(
-            k.startswith(key) and recurs(k, after) for k in later if len(key) >= 2
+        return stands(key, after) or any(
+            k.startswith(key) and stands(k, after) for k in anywhere if len(key) >= 2
         )
 
     toc: set[int] = set()
@@ -328,7 +339,7 @@ def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[in
             and all(recurs_prefix(p, index) for p in parts)
         ):
             toc.add(index)
-        elif _splits(line.key, index, recurs) >= 2:
+        elif _splits(line.key, index, stands) >= 2:
             toc.add(index)
     index = 0
     while index < len(lines):
@@ -338,7 +349,11 @@ def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[in
         run = range(index, end)
         recurring = [i for i in run if recurs(lines[i].key, i)]
         if len(run) >= 2 and (len(recurring) >= 2 or (len(run) >= 4 and recurring)):
-            toc.update(recurring)
+            last = end - 1
+            toc.update(run if recurs(lines[last].key, last) else range(index, last))
+            in_run = {lines[i].key for i in range(index, last)}
+            if _splits(lines[last].key, last, lambda key, _line, keys=in_run: key in keys) >= 2:
+                toc.add(last)
         index = max(end, index + 1)
     return toc
 
