@@ -351,11 +351,16 @@ def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[in
         if len(run) >= 2 and (len(recurring) >= 2 or (len(run) >= 4 and recurring)):
             last = end - 1
             toc.update(run if recurs(lines[last].key, last) else range(index, last))
-            in_run = {lines[i].key for i in range(index, last)}
-            if _splits(lines[last].key, last, lambda key, _line, keys=in_run: key in keys) >= 2:
+            in_run = {lines[i].key: [last + 1] for i in range(index, last)}
+            if _splits(lines[last].key, last, functools.partial(_after, in_run)) >= 2:
                 toc.add(last)
         index = max(end, index + 1)
     return toc
+
+
+def _after(where: dict[str, list[int]], key: str, line: int) -> bool:
+    """Whether ``key`` is at a line of ``where`` after ``line``."""
+    return any(i > line for i in where.get(key, ()))
 
 
 def _splits(key: str, line: int, recurs: Callable[[str, int], bool]) -> int:
