@@ -1,26 +1,61 @@
 """Drafting a witness from a transcribed gazetteer file: the manifest a curator would start from.
 
-A transcribed chapter (as in ``../shared/gazetteers/``) opens with a header — ``SOURCE:``, ``WORK:``,
-``NOTE:``, ``SECTIONS:`` lines, then a line of ``=====`` — and holds the text as transcribed. From the file
-alone, a draft manifest is derived:
+A transcribed chapter opens with a header — ``SOURCE:``, ``WORK:``, ``NOTE:``, ``SECTIONS:`` lines, then a
+line of ``=====`` — and holds the text as transcribed. From the file alone, a draft manifest is derived:
 
 - ``id`` from the file name (lower case, ``_`` → ``-``), ``title`` and ``short_title`` from the ``WORK:`` line,
   ``edition`` from the ``SOURCE:`` and ``NOTE:`` lines;
+- **header lines**: any other ``KEY: value`` line of the header (``NOTABLE: …``) is kept as metadata — in
+  :attr:`Header.metadata` and the draft's ``edition`` — with a :class:`DraftWarning`, never as text: the
+  normalisation counts the whole header as an editorial gap (:data:`dianli.corpus.normalise.EDITORIAL_FORMS`);
+- **gaps**: the editorial marks (``[OMITTED: …]``, ``[… omitted: …]`` and any bracket of latin words,
+  ``[NOT REPEATED HERE: …]``, an excerpt's heading, an editor's notes under 〔校注〕) are gaps of the
+  normalisation, so no clause, citation or date of the witness holds one; the draft reads its dates,
+  script and headings from :func:`witness_text` / :func:`text_lines`, the text with the gaps taken out.
+  A lost character □ stays in the folding key as itself: no query without □ matches across it, so it is
+  already a gap for matching, and curated quotes that hold □ keep resolving. 〔…〕 outside a 〔校注〕 is
+  an editor's restoration of lost characters (自〔此始〕) and stays text;
 - ``compiled.year``: the latest date the text records (:func:`dianli.corpus.dated_events.extract_dates`),
   labelled an assumption quoting it (a chapter is compiled after the last date it records);
 - ``script`` by OpenCC (a text that traditional → simplified conversion changes is traditional),
   ``punctuated`` when it holds 。 or ，;
 - ``governs``: the unit whose name the title holds (the longest place name found in it), from the
   compiled year, labelled an assumption;
-- ``anchors``: the lines of the text that are headings of known sections. The heading lexicon is data: every
-  section title of ``sections.yaml`` and every heading the existing manifests anchor (so each curated
-  witness teaches the next); a line is a heading when its folding key is a lexicon heading, or holds one
-  with at most :data:`HEADING_SLACK` more characters. A heading shared by several sections (陳設祭物圖)
-  goes to the one inside the top-level section open at that point.
+- ``anchors``: where each known section begins (:func:`find_anchors`), below.
+
+**Headings.** The lexicon is read at run time from every *curated* manifest (a draft's own guesses never
+teach it): each heading its ``anchors`` write, with the section it opens, and each section title of
+``sections.yaml``. A heading may stand (:func:`candidates`) as a short line of its own (at most
+:data:`MAX_HEADING` key characters, no 。！？；), as the words before a colon (「社稷坛之祭：每岁…」) or before a
+bracket (「乡饮酒礼（按「礼记」…」), or run into its text at the head of a line (「城隍庙在后浦…」, a rite's
+heading only, and only for a rite no heading of its own names). It matches the lexicon when its folding
+key is a lexicon heading, holds one with at most :data:`HEADING_SLACK` characters more (祭社稷坛 for
+社稷坛), has the same *core* — the heading without 祭…/祀…/…之祭/…禮/…儀/…儀注 (救護儀 and 救護禮) — or is a
+rite's heading shortened by one character (乡饮 for 乡饮酒). A sub-section's heading opens its section
+inside its rite; outside it only where a sibling's heading follows (革部 then 木部), so a lone generic
+heading (器具) never opens a rite of its own. Each section is anchored once, at its first heading that is
+not in a table of contents. The anchor written is the heading as the text writes it, with ``|`` and the
+words after it where the same words stand earlier (``文庙|考``), so that the manifest finds this place.
+
+**Table of contents.** Many chapters open with the list of their sections (苗栗縣志 「庆贺：接诏：迎春：…」
+and the headings again one per line; 鳳山縣志 「文庙坛庙祠」 then 文庙 坛 庙 祠). Its headings are no
+sections: taken as anchors, the sections would open on the list and end at the next list entry, and the
+whole body would fall under the last one. A table of contents is recognised by what it is — headings
+with no text between them, each of which recurs later in the body (:func:`table_of_contents`):
+
+- a *list line*: a line that is two or more headings standing later in the text, written together
+  (「文庙坛庙祠」) or parted by ：、 or spaces;
+- a *list run*: consecutive short lines of which at least two (one, in a run of four or more) recur
+  later as the heading of text (a short line followed by text, or the words before a colon — so a
+  plate's one-character lines, which recur but head nothing, are no list). All but the run's last line are
+  the list; the last, followed by the text it heads, is the first heading of the body, unless it recurs
+  later too or is the run's own headings written together (文庙 坛祭 文庙坛祭).
 
 Every choice is marked ``draft`` in the manifest's comments and in the assumptions: a draft is a start for
-curation, never a curated witness. :func:`measure_anchors` compares the drafted anchors of a curated witness
-(its own manifest left out of the lexicon) with its hand anchors.
+curation, never a curated witness. :func:`measure_anchors` compares the sections a curated witness's
+drafted anchors find with its hand anchors; :func:`measure_sections` counts its clauses that the drafted
+anchors put in the same section as the hand ones (``bench/segment.py`` prints it for every transcribed
+gazetteer of the corpus against the drafting before tables of contents were recognised).
 """
 
 from __future__ import annotations
@@ -387,9 +422,6 @@ def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, st
     lines = text_lines(text)
     found = candidates(lines, lexicon)
     toc = table_of_contents(lines, found)
-    strong: set[str] = set()
-    chosen: list[tuple[str, Candidate]] = []
-    open_top: str | None = None
     matched: list[tuple[Candidate, tuple[str, ...]]] = []
     for cand in found:
         if cand.line in toc:
@@ -403,27 +435,20 @@ def find_anchors(text: str, leave_out: str | None = None) -> tuple[tuple[str, st
             )
         if match is not None:
             matched.append((cand, match))
+    # A rite that a heading of its own names is not taken from a line its name opens (run-in).
+    named = {s for c, m in matched if c.kind != "run-in" for s in m if "." not in s}
+    matched = [(c, m) for c, m in matched if c.kind != "run-in" or not named.issuperset(m)]
+    chosen: list[tuple[str, Candidate]] = []
+    open_top: str | None = None
     for index, (cand, match) in enumerate(matched):
         section = _choose(match, open_top) or _orphan(
             match, matched[index + 1 : index + 1 + ORPHAN_LOOKAHEAD]
         )
         if section is None or section in {s for s, _ in chosen}:
             continue
-        if cand.kind == "run-in" and section in strong:
-            continue
         chosen.append((section, cand))
         open_top = section.split(".")[0]
-        if cand.kind != "run-in":
-            strong.add(section)
-    # A section first found run-in and later standing as a heading of its own: the heading wins.
-    return _with_context(
-        text,
-        [
-            (s, c)
-            for s, c in chosen
-            if c.kind != "run-in" or s not in strong or next(x for x in chosen if x[0] == s)[1] is c
-        ],
-    )
+    return _with_context(text, chosen)
 
 
 def _with_context(text: str, chosen: list[tuple[str, Candidate]]) -> tuple[tuple[str, str], ...]:
