@@ -393,6 +393,13 @@ def table_of_contents(lines: tuple[Line, ...], found: list[Candidate]) -> set[in
     return toc
 
 
+def contents_lines(text: str, leave_out: str | None = None) -> tuple[Line, ...]:
+    """The lines of a transcribed text that are a table of contents (:func:`table_of_contents`)."""
+    lines = text_lines(text)
+    toc = table_of_contents(lines, candidates(lines, _lexicon(leave_out)))
+    return tuple(line for index, line in enumerate(lines) if index in toc)
+
+
 def _after(where: dict[str, list[int]], key: str, line: int) -> bool:
     """Whether ``key`` is at a line of ``where`` after ``line``."""
     return any(i > line for i in where.get(key, ()))
