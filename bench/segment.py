@@ -19,10 +19,10 @@ import re
 import time
 from collections.abc import Iterator
 
-from dianli.corpus.draft import Anchors, find_anchors, measure_sections, read_header
+from dianli.corpus.draft import Anchors, contents_lines, find_anchors, measure_sections, read_header
 from dianli.corpus.normalise import fold
 from dianli.corpus.tree import section_defs
-from dianli.corpus.witnesses import manifest
+from dianli.corpus.witnesses import load_witness, manifest
 
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
 _SENTENCE_END = re.compile(r"(?<=[。！？])")
@@ -93,7 +93,10 @@ def gazetteers() -> list[str]:
 
 
 def main() -> None:
-    print(f"{'witness':28} {'clauses':>7} {'baseline':>9} {'now':>7} {'rite: base':>11} {'now':>6}")
+    print("clauses in the same section as the hand anchors put them (innermost; rite = top level)")
+    print(
+        f"{'witness':28} {'clauses':>7} {'baseline':>9} {'now':>7} {'rite: base':>11} {'now':>6} {'toc':>4}"
+    )
     totals = [0, 0, 0, 0, 0]
     t_base = t_now = 0.0
     for witness in gazetteers():
@@ -106,7 +109,7 @@ def main() -> None:
         t_now += t2 - t1
         print(
             f"{witness:28} {now.clauses:7} {base.share:9.1%} {now.share:7.1%} "
-            f"{base.rite_share:11.1%} {now.rite_share:6.1%}"
+            f"{base.rite_share:11.1%} {now.rite_share:6.1%} {len(contents_lines(load_witness(witness).raw, witness)):4}"
         )
         for i, v in enumerate((now.clauses, base.same, now.same, base.same_rite, now.same_rite)):
             totals[i] += v
@@ -117,6 +120,7 @@ def main() -> None:
     )
     print(f"same innermost section: now / baseline = {totals[2] / max(totals[1], 1):.2f}")
     print(f"drafting + measuring time: baseline {t_base:.2f} s, now {t_now:.2f} s")
+    print("toc: lines recognised as a table of contents (not sections)")
 
 
 if __name__ == "__main__":
