@@ -84,9 +84,51 @@ G = KEY_GAP
         ("壇制舊碑[缺]一字", [], "坛制旧碑缺一字"),
         ("[卷之三]祀典志", [], "卷之三祀典志"),
         ("[卷之三 祀典 (全)]", [], "卷之三祀典全"),
-        ("[omitted: 小寫]甲", [], "omitted小写甲"),
-        ("[OMITTED:無空格]甲", [], "OMITTED无空格甲"),
+        # Any other one-line bracket whose words hold latin letters is a transcriber's note.
+        ("[omitted: 小寫]甲", [("note", "[omitted: 小寫]", "omitted: 小寫")], "甲"),
+        ("[OMITTED:無空格]甲", [("note", "[OMITTED:無空格]", "OMITTED:無空格")], "甲"),
+        (
+            "祭畢。[祝文 omitted: the prayer, 300 characters]乙",
+            [
+                (
+                    "note",
+                    "[祝文 omitted: the prayer, 300 characters]",
+                    "祝文 omitted: the prayer, 300 characters",
+                )
+            ],
+            f"祭毕{G}乙",
+        ),
         ("[OMITTED: 跨\n行]甲", [], "OMITTED跨行甲"),
+        ("壇制[缺]一字[一二]", [], "坛制缺一字一二"),
+        # Header lines other than SOURCE/WORK/NOTE/SECTIONS (NOTABLE:) are part of the header, before
+        # SOURCE too; a line that is no KEY: line ends it.
+        (
+            "SOURCE: x\nNOTABLE: 乾隆元年 rebuilt\n=====\n正文",
+            [
+                (
+                    "header",
+                    "SOURCE: x\nNOTABLE: 乾隆元年 rebuilt\n=====",
+                    "SOURCE: x\nNOTABLE: 乾隆元年 rebuilt",
+                )
+            ],
+            "正文",
+        ),
+        (
+            "NOTABLE: y\nSOURCE: x\n=====\n正文",
+            [("header", "NOTABLE: y\nSOURCE: x\n=====", "NOTABLE: y\nSOURCE: x")],
+            "正文",
+        ),
+        ("SOURCE: x\n注意 y\n=====\n正文", [], "SOURCEx注意y正文"),
+        # A modern editor's notes (〔校注〕, then lines opening with their numbers) are gaps; the heading
+        # 〔校注〕 and the number in the text stay (a curated quote holds 无祝〔一〕鬼神); without a 〔校注〕,
+        # a line opening with 〔〕 is a restoration and text.
+        (
+            "無祝〔一〕鬼神。\n〔校注〕\n〔一〕“祝”疑當作“祀”。\n",
+            [("footnote", "〔一〕“祝”疑當作“祀”。", "〔一〕“祝”疑當作“祀”。")],
+            "无祝一鬼神校注",
+        ),
+        ("〔一〕“祝”疑當作“祀”。", [], "一祝疑当作祀"),
+        ("自〔此始〕。以〔一〕", [], "自此始以一"),
         # A header only at the start of a line, of the named lines, closed by =====.
         ("正文 SOURCE: x\n=====\n下", [], "正文SOURCEx下"),
         ("SOURCE: x\nWORK: y\n正文", [], "SOURCExWORKy正文"),
@@ -160,7 +202,14 @@ def test_gap_pieces(raw: str, piece: str, pieces: list[tuple[str, str | None]]) 
 
 
 def test_every_form_has_a_kind_and_a_reason() -> None:
-    assert [f.kind for f in EDITORIAL_FORMS] == ["header", "omitted", "not-repeated", "excerpt-heading"]
+    assert [f.kind for f in EDITORIAL_FORMS] == [
+        "header",
+        "omitted",
+        "not-repeated",
+        "excerpt-heading",
+        "footnote",
+        "note",
+    ]
     assert all(f.reason and "words" in f.pattern.groupindex for f in EDITORIAL_FORMS)
 
 

@@ -51,7 +51,7 @@ NOTE_BRACKETS: dict[str, str] = {"【": "】", "（": "）", "(": ")", "〔": "�
 SENTENCE_STOPS = frozenset("。．.！？!?；;")
 """Characters that end a sentence. ``．`` is 001's sentence stop."""
 
-EditorialKind = Literal["omitted", "not-repeated", "excerpt-heading", "header"]
+EditorialKind = Literal["omitted", "not-repeated", "excerpt-heading", "header", "footnote", "note"]
 
 KEY_GAP = "\x1e"
 """Stands in the folding key where an editorial span broke the text (not a key character: no folded query
@@ -65,22 +65,27 @@ class EditorialForm:
     kind: EditorialKind
     pattern: re.Pattern[str]
     reason: str
+    only_with: str = ""
+    """The form is editorial only in a text that holds this string (a footnote mark where the editor's
+    notes follow under 〔校注〕); empty: in every text."""
 
 
 # A bracket's words stay on one line and hold no other square bracket.
 _WORDS = r"[^\[\]\n]+"
+_FOOTNOTE_MARK = r"〔[一二三四五六七八九十0-9０-９]{1,3}〕"
 
 EDITORIAL_FORMS: tuple[EditorialForm, ...] = (
     EditorialForm(
         "header",
         # SOURCE: first, at the start of a line (the look-behind keeps the literal prefix, which is fast).
         re.compile(
-            r"(?P<words>SOURCE: (?<![^\n\ufeff]SOURCE: )[^\n]*\n(?:(?:SOURCE|WORK|NOTE|SECTIONS): [^\n]*\n)*)"
-            r"=====+[ \t\r]*(?:\n|\Z)"
+            r"^\ufeff?(?P<words>(?:[A-Z][A-Za-z0-9_ -]{0,30}: [^\n]*\n)*?SOURCE: [^\n]*\n"
+            r"(?:[A-Z][A-Za-z0-9_ -]{0,30}: [^\n]*\n)*)=====+[ \t\r]*(?:\n|\Z)",
+            re.MULTILINE,
         ),
-        "a transcriber's header (a SOURCE: line, then WORK:, NOTE:, SECTIONS: lines) ending in a line of "
-        "=====, at the start of a line (each transcribed file opens with one): it describes the file, it is "
-        "not the work's text",
+        "a transcriber's header (a SOURCE: line among WORK:, NOTE:, SECTIONS: and any other KEY: lines such "
+        "as NOTABLE:) ending in a line of =====, at the start of a line (each transcribed file opens with "
+        "one): it describes the file, it is not the work's text",
     ),
     EditorialForm(
         "omitted",
@@ -96,6 +101,20 @@ EDITORIAL_FORMS: tuple[EditorialForm, ...] = (
         "excerpt-heading",
         re.compile(r"\[(?P<words>卷之?[一二三四五六七八九十百]+[^\[\]\n]*\(excerpt\b[^\[\]\n]*\))\]"),
         "the transcriber's heading of an excerpt taken from another chapter (卷) of the work",
+    ),
+    EditorialForm(
+        "footnote",
+        re.compile(rf"^[ \t\u3000]*(?P<words>{_FOOTNOTE_MARK}[^\n]*)", re.MULTILINE),
+        "a modern editor's note under 〔校注〕 (a line opening with its number, 〔一〕“祝”疑当作“祀”): the "
+        "editor's, not the work's. The number in the text (无祝〔一〕鬼神) stays a note in brackets, as "
+        "〔〕 elsewhere is an editor's restoration of lost characters (自〔此始〕)",
+        only_with="〔校注〕",
+    ),
+    EditorialForm(
+        "note",
+        re.compile(r"\[(?P<words>[^\[\]\n]*[A-Za-z]{3}[^\[\]\n]*)\]"),
+        "any other square bracket whose words hold a word of latin letters ([祭文 omitted: …], [omitted: …], "
+        "[illegible]): a transcriber's note, for the work is written in Chinese characters",
     ),
 )
 """The forms of editorial addition, found on the raw text. Nothing else is editorial: a square bracket of
@@ -278,6 +297,8 @@ def _editorial_spans(raw: str, text_to_raw: list[int], text_length: int) -> list
     taken: list[tuple[int, int]] = []
     spans: list[EditorialSpan] = []
     for form in EDITORIAL_FORMS:
+        if form.only_with and form.only_with not in raw:
+            continue
         for match in form.pattern.finditer(raw):
             r0, r1 = match.span()
             if any(r0 < e and s < r1 for s, e in taken):

@@ -15,7 +15,7 @@ import bisect
 import functools
 from dataclasses import dataclass
 
-from dianli.corpus.normalise import fold
+from dianli.corpus.normalise import Normalised, fold
 from dianli.corpus.tree import SectionDef as SectionDef  # the tree, re-exported where it was defined
 from dianli.corpus.tree import section_defs as section_defs
 from dianli.corpus.witnesses import Witness, load_witness, witness_ids
@@ -95,18 +95,28 @@ def _names_by_key() -> dict[str, set[str]]:
 def sections(witness_id: str) -> tuple[Section, ...]:
     """Every section occurrence of a witness, in document order (parents before their children)."""
     wit = load_witness(witness_id)
-    norm = wit.norm
+    bounds = tuple((_text_at_raw(wit, f.start), _text_at_raw(wit, f.end), f.starts_in) for f in wit.fragments)
+    return sections_of(witness_id, wit.norm, wit.info.anchors, bounds, str(wit.info.manifest_path))
+
+
+def sections_of(
+    witness_id: str,
+    norm: Normalised,
+    anchors: tuple[tuple[str, str], ...],
+    fragments: tuple[tuple[int, int, str | None], ...],
+    where: str,
+) -> tuple[Section, ...]:
+    """The sections that ``anchors`` (as a manifest writes them) open in a normalised text cut into
+    ``fragments`` (reading-text start, end, the section a fragment starts in): what :func:`sections` builds
+    for a witness, and what a drafted manifest's anchors would build (:mod:`dianli.corpus.draft`).
+    ``where`` names the anchors' manifest in an error."""
     # Events: (reading-text offset, section id, mid_start, heading text). Fragment starts come first.
     events: list[tuple[int, str, bool, str]] = []
-    fragment_bounds: list[tuple[int, int]] = []
-    for fragment in wit.fragments:
-        t_start = _text_at_raw(wit, fragment.start)
-        t_end = _text_at_raw(wit, fragment.end)
-        fragment_bounds.append((t_start, t_end))
-        events.append((t_start, fragment.starts_in or "front", fragment.starts_in is not None, ""))
+    for t_start, _t_end, starts_in in fragments:
+        events.append((t_start, starts_in or "front", starts_in is not None, ""))
     key_pos = 0
     previous = 0
-    for section_id, anchor in wit.info.anchors:
+    for section_id, anchor in anchors:
         mid = anchor.startswith(MID_START)
         heading, _, context = anchor.removeprefix(MID_START).partition(CONTEXT_MARK)
         if heading == SAME_PLACE:
@@ -116,7 +126,7 @@ def sections(witness_id: str) -> tuple[Section, ...]:
             found = norm.key.find(needle + fold(context), key_pos)
             if not needle or found < 0:
                 raise DataError(
-                    f"{wit.info.manifest_path}: anchors: heading {anchor!r} of section {section_id!r} is not "
+                    f"{where}: anchors: heading {anchor!r} of section {section_id!r} is not "
                     f"in the text after the previous anchor (key offset {key_pos}); accepted: the heading as "
                     f"the witness writes it, in document order"
                 )
@@ -127,7 +137,7 @@ def sections(witness_id: str) -> tuple[Section, ...]:
         previous = found
     events.sort(key=lambda e: e[0])  # stable: anchors at one place keep their order
     result: list[Section] = []
-    for f_start, f_end in fragment_bounds:
+    for f_start, f_end, _starts_in in fragments:
         stack: list[tuple[str, int, bool, str]] = []
         for at, sid, mid, heading in events:
             if not f_start <= at < f_end:
