@@ -122,3 +122,21 @@ def test_cli_bad_folder_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "witness.yaml" in proc.stderr
+
+
+def test_a_header_warning_is_words_not_code(tmp_path: Path) -> None:
+    """A transcriber's extra header line (NOTABLE:) is reported in words, without Python's file and line."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from dianli.cli.application import app
+
+    source = tmp_path / "gazetteers"
+    source.mkdir()
+    fixture = Path(__file__).parents[1] / "fixtures" / "segment" / "penghu_tingzhi_notable.txt"
+    shutil.copy(fixture, source / fixture.name)
+    result = CliRunner().invoke(app, ["ingest", str(source), "--drafts", str(tmp_path / "drafts")])
+    assert result.exit_code == 0, result.output
+    assert "warning: " in result.output and "NOTABLE" in result.output
+    assert ".py:" not in result.output and "DraftWarning" not in result.output

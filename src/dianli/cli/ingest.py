@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+import warnings
 from enum import StrEnum
 from pathlib import Path
 
@@ -106,8 +107,11 @@ def register(app: typer.Typer) -> None:
         if folder is None:
             folder = package_witnesses()
         if drafts is not None:
-            with writing_to(drafts):  # the drafts' folder made and written (after the gazetteers are found)
-                folder = draft_corpus(folder, drafts)
+            with writing_to(drafts), warnings.catch_warnings(record=True) as warned:
+                warnings.simplefilter("always")
+                folder = draft_corpus(folder, drafts)  # the drafts' folder made and written
+            for warning in warned:  # the message only: no code path is shown to a reader
+                err_console.print(f"warning: {warning.message}", markup=False, highlight=False)
             err_console.print(f"drafted witness folders in {drafts}")
         _, found = corpus_folder(folder)
         wanted = tuple(witness) if witness else tuple(w for w, _ in found)
