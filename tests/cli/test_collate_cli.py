@@ -16,9 +16,10 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("width", [80, 50])
 def test_text_fits_the_width(width: int) -> None:
-    result = runner.invoke(app, ["collate", "社稷", "sheji.chenshe", "--width", str(width)])
+    args = ["collate", "社稷", "sheji.chenshe", "--kind", "textual", "--width", str(width)]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert lines[0].startswith("陳設祭物圖 (sheji · section sheji.chenshe)")
     assert any(line.startswith("[") for line in lines)
     assert max(cell_len(line) for line in lines[len(lines) // 3 :]) <= width
@@ -26,14 +27,14 @@ def test_text_fits_the_width(width: int) -> None:
 
 @pytest.mark.parametrize(("fmt", "check"), [("tei", "xml"), ("json", "json"), ("html", "html")])
 def test_formats(fmt: str, check: str) -> None:
-    result = runner.invoke(app, ["collate", "sheji", "sheji.chenshe", "--format", fmt])
+    result = runner.invoke(app, ["collate", "sheji", "sheji.chenshe", "--kind", "textual", "--format", fmt])
     assert result.exit_code == 0, result.output
     if check == "xml":
-        assert etree.fromstring(result.output.encode()).tag.endswith("TEI")
+        assert etree.fromstring(result.stdout.encode()).tag.endswith("TEI")
     elif check == "json":
-        assert "table" in json.loads(result.output)
+        assert "table" in json.loads(result.stdout)
     else:
-        assert "<table class='collation'>" in result.output
+        assert "<table class='collation'>" in result.stdout
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,8 @@ def _compatible(a: frozenset[str], b: frozenset[str]) -> bool:
     return a <= b or b <= a
 
 
-def _cells(statements: Sequence[Statement]) -> tuple[Cell, ...]:
+def cells_of(statements: Sequence[Statement]) -> tuple[Cell, ...]:
+    """One cell per witness of the statements, in corpus order, its values in its first words each."""
     by_witness: dict[str, list[Statement]] = {}
     for s in statements:
         by_witness.setdefault(s.witness, []).append(s)
@@ -97,7 +98,8 @@ def _cells(statements: Sequence[Statement]) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-def _verdict(cells: Sequence[Cell]) -> str:
+def verdict_of(cells: Sequence[Cell]) -> str:
+    """``differs``, ``wording`` or ``agrees`` (see the module's docstring)."""
     for i, a in enumerate(cells):
         for b in cells[i + 1 :]:
             if not _compatible(a.keys, b.keys):
@@ -141,10 +143,10 @@ def compare(
             rows_by_slot.setdefault(s.slot, []).append(s)
     rows = []
     for slot, statements in rows_by_slot.items():
-        cells = _cells(statements)
+        cells = cells_of(statements)
         if witness is not None and all(c.witness != witness for c in cells):
             continue
-        row = Row(slot, statements[0].rite, statements[0].kind, _verdict(cells), cells, _groups(cells))
+        row = Row(slot, statements[0].rite, statements[0].kind, verdict_of(cells), cells, _groups(cells))
         if verdict is None or row.verdict == verdict:
             rows.append(row)
     rite_order = {r: i for i, r in enumerate(all_rites())}
