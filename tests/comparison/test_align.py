@@ -143,12 +143,16 @@ def test_the_model_is_the_other_witnesses_of_the_same_language() -> None:
 
 def test_measured_on_001() -> None:
     """001 aligned against the model without its own citations, compared with its hand citations (the
-    figures the README reports; a regression below them fails)."""
+    figures the docs report; a regression below them fails). The model is every element as every other
+    witness states it — the shared data and the curated readings — so far more of 001's elements are
+    findable (alignable 547 → 1,298) and more are found (recalled 501 → 673); a reading numbers its copied
+    steps its own way, so an attachment to a reading's copy of the element 001 cites counts as wrong here
+    though it names the same point: the precision is a lower bound."""
     m = measure("taiwan-fuzhi-9")
-    assert m.hand > 1500 and m.alignable > 500
-    assert m.recall_alignable >= 0.90
-    assert m.precision >= 0.78
-    assert m.precision_nested >= 0.90
+    assert m.hand > 1500 and m.alignable > 1200
+    assert m.recalled >= 670 and m.recalled / m.hand >= 0.39
+    assert m.precision >= 0.63
+    assert m.precision_nested >= 0.75
 
 
 def _hostile() -> Alignment:

@@ -1,8 +1,9 @@
 """Alignment of a witness to the model: which of its clauses say what a modelled element already cites.
 
-The *model* is every element of the rite data with the places where other witnesses state it: the spans
-its citations resolve to in witnesses of the same language as the target (a modern translation is not
-compared with a classical text). For each top-level section that the target shares with a model witness,
+The *model* is every element of the rite data as every other witness states it — the curated statements of
+the correspondence table (:mod:`dianli.comparison.table`: the shared rite data and each witness's own
+reading) — in witnesses of the same language as the target (a modern translation is not compared with a
+classical text). For each top-level section that the target shares with a model witness,
 the target's clauses and the model's cited spans (in text order) are aligned as two sequences:
 
 * every pair is scored on the folding key (script and variant characters do not matter) by a fuzzy
@@ -30,13 +31,11 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 from rapidfuzz.process import cdist
 
-from dianli.corpus.cite import CitationError, resolve
+from dianli.comparison.table import table
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.errors import UnknownValueError
-from dianli.rites.load import all_rites
-from dianli.rites.model import walk_paths
 
 SAME_SCORE = 90.0
 """A clause whose best aligned span scores at least this is *same* (measured on 001: see ``measure``)."""
@@ -158,22 +157,21 @@ def model_witnesses(target: str) -> tuple[str, ...]:
     return tuple(w for w in witness_ids() if w not in family and _language(w) == _language(target))
 
 
+CURATED = ("cited", "read")
+"""The provenances the model is made of: hand citations of the rite data and the curated readings (an
+automatic alignment is never a model for another)."""
+
+
 @functools.cache
 def cited_spans() -> tuple[tuple[str, str, str, int, int, str], ...]:
-    """(element path, witness, section, text start, text end, quote) of every citation of the rite data that
-    resolves (a citation that does not is reported by the citation tests, not here)."""
-    out: list[tuple[str, str, str, int, int, str]] = []
-    for rite in all_rites().values():
-        for path, element in walk_paths(rite, rite.id):
-            for cite in element.citations:
-                try:
-                    found = resolve(cite.witness, cite.quote, cite.section)
-                except (CitationError, UnknownValueError):
-                    continue
-                out.append(
-                    (path, cite.witness, found.section.id, found.text_start, found.text_end, cite.quote)
-                )
-    return tuple(out)
+    """(element path, witness, section, text start, text end, quote) of every curated statement of the
+    correspondence table (:mod:`dianli.comparison.table`): every element as every witness states it, in the
+    shared rite data and in each witness's own reading, so that a clause agreeing with any witness is found."""
+    return tuple(
+        (s.element, s.witness, s.section, s.start, s.end, s.quote)
+        for s in table()
+        if s.rite and s.provenance in CURATED
+    )
 
 
 def model_spans(witnesses: Iterable[str]) -> tuple[ModelSpan, ...]:
