@@ -22,7 +22,7 @@ from dianli.places.governs import governed_by
         ("鳳山縣", 1770, "chongxiu-fengshan-xianzhi-5", "fengshan", False),  # 重修鳳山縣志 (1764)
         ("臺灣府", 1752, "taiwan-fuzhi-9", "taiwan-fu", False),
         ("彰化縣", 1752, "taiwan-fuzhi-9", "zhanghua", False),
-        ("長汀縣", 1752, "tingzhou-fuzhi", "tingzhou", False),  # through its prefecture
+        ("長汀縣", 1752, "tingzhou-fuzhi-11", "tingzhou", False),  # through its prefecture
         ("汀州府", 1745, "fujian-tongzhi-14", "fujian", False),  # before 汀州府志, the 通志 governs
         ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1747): the 通志 (1737)
         ("臺灣府", 1690, "taiwan-fuzhi-9", "taiwan-fu", True),  # before any: the nearest's earliest
