@@ -38,6 +38,7 @@ COMMANDS: dict[str, Command] = {
     "variants": Command("variants", "Who reads each differing rule how, where and from when."),
     "collate": Command("collate", "Collate a rite's witnesses: text, HTML, TEI or CollateX JSON."),
     "sources": Command("sources", "Every outside source, its grade and what it supports."),
+    "check": Command("check", "Check the data: manifests, rites, every quote of every reading."),
 }
 
 

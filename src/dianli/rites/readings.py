@@ -123,7 +123,7 @@ def reading_chain(witness: str) -> tuple[str, ...]:
 def _relations(witness: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The witness's reading chain and translation family, from one table of every witness's (kept in the
     on-disk cache as a whole: a booklet read in another witness than the last one finds its chain there)."""
-    table = _derived("witness_relations", _witness_relations, "")
+    table = _relations_table()
     if witness not in table:
         raise UnknownValueError("witness", witness, list(table))
     return table[witness]
@@ -327,6 +327,20 @@ def reading_problems(witness: str) -> tuple[list[str], int]:
                 if found is not None:
                     problems.append(found)
     return problems, count
+
+
+def load_all_readings() -> None:
+    """Load every witness's readings and alignment, each checked as it loads (a quote that is not in its
+    witness raises, naming the file, the element and the closest passage): for what reads the readings'
+    citations as data of its own (coverage) and must not count a false one silently. Cached on disk like
+    the loads themselves, so a warm run reads a few small entries."""
+    for witness in _relations_table():
+        own_readings(witness)
+        aligned_citations(witness)
+
+
+def _relations_table() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    return _derived("witness_relations", _witness_relations, "")
 
 
 @functools.cache
