@@ -138,6 +138,41 @@ def test_no_inherited_element_contradicts_the_governing_witness(witness: str) ->
     assert found == []
 
 
+def related_contradictions(witness: str) -> list[Contradiction]:
+    """The related days (齋戒, 習儀, 坐班 …) a witness's date rule keeps from the base's rule of its id (it states
+    none of its own) that name a venue of the base its own reading replaced (金門志 「金門不立明倫堂」: no
+    「赴明倫堂習儀」). A witness that governs no place is read so too (its reading is asked for by name)."""
+    found: list[Contradiction] = []
+    base = all_rites()
+    for rite_id, patches in own_readings(witness).items():
+        given = {key for _, patch in patches for key in patch}
+        if not {"date_rule", "venue"} <= given:
+            continue
+        reading = rites_for(witness)[rite_id]
+        names = [_words(v.name) for v in reading.venue]
+        gone = [
+            v.name
+            for v in base[rite_id].venue
+            if not any(_words(v.name) in n or n in _words(v.name) for n in names)
+        ]
+        for rule in reading.date_rule:
+            for day in rule.related:
+                if day.cite.witness == witness:
+                    continue
+                for name in gone:
+                    if _words(name) in _words(day.name):
+                        found.append(Contradiction(witness, "", rite_id, "related day", day.name, name))
+    return found
+
+
+WITH_READINGS = [i.id for i in manifest() if own_readings(i.id)]
+
+
+@pytest.mark.parametrize("witness", WITH_READINGS)
+def test_no_related_day_kept_from_the_base_names_a_venue_the_witness_replaced(witness: str) -> None:
+    assert related_contradictions(witness) == []
+
+
 def test_the_finder_finds_what_it_looks_for() -> None:
     """The cases left are found (the finder still sees them), each with its reason."""
     found = {(c.witness, c.rite, c.kind, c.element) for w in GOVERNING for c in contradictions(w)}
