@@ -46,6 +46,12 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Path:
         assert old in text
         text = text.replace(old, new)
     path.write_text(text, encoding="utf-8")
+    # an alignment whose one agreeing clause is not in the witness
+    (root / FIXTURE / "alignment.yaml").write_text(
+        f"witness: {FIXTURE}\nmodel: [taiwan-fuzhi-9]\nsame:\n"
+        f"- {{element: 'litan.parts[0]', witness: {FIXTURE}, quote: 城隍神位在北, score: 100.0}}\n",
+        encoding="utf-8",
+    )
     return root
 
 
@@ -83,9 +89,11 @@ def test_check_lists_every_problem(broken: Path) -> None:
     text = _one_line(done.stdout)
     for _, _, element, quote in BAD:
         assert f"rite 'litan': {element}: quote '{quote}' not found in witness '{FIXTURE}'" in text
-    assert "FAIL the readings and alignment of 測試用廳志: 3 quotes" in " ".join(text.split())
+    alignment = broken / FIXTURE / "alignment.yaml"
+    assert f"{alignment}: same[0] (litan.parts[0]): quote '城隍神位在北' not found in witness" in text
+    assert "FAIL the readings and alignment of 測試用廳志: 4 quotes" in " ".join(text.split())
     assert "ok the witness manifests" in " ".join(text.split())
-    assert "2 problem(s) in 1 of 5 checks" in _one_line(done.stderr)
+    assert "3 problem(s) in 1 of 5 checks" in _one_line(done.stderr)
 
 
 def test_check_passes_on_the_package_and_a_sound_folder() -> None:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dianli.api import (
     DataError,
@@ -215,3 +217,35 @@ def test_every_quote_of_a_reading_is_checked_where_it_loads() -> None:
         "readings/litan.yaml: rite 'litan': officiants[陪祭].cite: quote '通判陪祭於壇北門外'"
     )
     assert "not found in witness 'taiwan-fuzhi-9'; closest passage: '" in problems[0]
+
+
+def _cites_in(node: object) -> list[dict[str, Any]]:
+    if isinstance(node, dict):
+        own = [node] if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str) else []
+        return own + [c for v in node.values() for c in _cites_in(v)]
+    if isinstance(node, list):
+        return [c for v in node for c in _cites_in(v)]
+    return []
+
+
+def test_quotes_of_finds_every_citation_at_any_depth() -> None:
+    """Any nesting of mappings and lists (as YAML gives): every mapping with a string ``witness`` and
+    ``quote`` is found once, in document order, with a path that names where it is."""
+    from dianli.rites.readings import quotes_of
+
+    keys = st.sampled_from(["witness", "quote", "section", "id", "kind", "name", "cite", "steps", "x"])
+    leaves = st.one_of(st.text(max_size=4), st.integers(), st.none())
+    tree = st.recursive(
+        leaves,
+        lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=5)),
+        max_leaves=30,
+    )
+
+    @settings(max_examples=200, deadline=None)
+    @given(tree)
+    def check(node: object) -> None:
+        found = list(quotes_of(node))
+        assert [c for _, c in found] == _cites_in(node)
+        assert all(isinstance(path, str) for path, _ in found)
+
+    check()
