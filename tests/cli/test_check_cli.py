@@ -52,6 +52,11 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f"- {{element: 'litan.parts[0]', witness: {FIXTURE}, quote: 城隍神位在北, score: 100.0}}\n",
         encoding="utf-8",
     )
+    marks = root / FIXTURE / "not_procedural.yaml"
+    marks.write_text(
+        marks.read_text(encoding="utf-8").replace("本廳厲壇，在城北郊外", "本廳厲壇，在城南"),
+        encoding="utf-8",
+    )
     return root
 
 
@@ -91,9 +96,13 @@ def test_check_lists_every_problem(broken: Path) -> None:
         assert f"rite 'litan': {element}: quote '{quote}' not found in witness '{FIXTURE}'" in text
     alignment = broken / FIXTURE / "alignment.yaml"
     assert f"{alignment}: same[0] (litan.parts[0]): quote '城隍神位在北' not found in witness" in text
-    assert "FAIL the readings and alignment of 測試用廳志: 4 quotes" in " ".join(text.split())
+    marks = broken / FIXTURE / "not_procedural.yaml"
+    assert f"{marks}: clauses[0]: quote '本廳厲壇，在城南' not found in witness" in text
+    assert "FAIL the readings, alignment and not-procedural marks of 測試用廳志: 5 quotes" in " ".join(
+        text.split()
+    )
     assert "ok the witness manifests" in " ".join(text.split())
-    assert "3 problem(s) in 1 of 5 checks" in _one_line(done.stderr)
+    assert "4 problem(s) in 1 of 5 checks" in _one_line(done.stderr)
 
 
 def test_check_passes_on_the_package_and_a_sound_folder() -> None:
@@ -103,7 +112,7 @@ def test_check_passes_on_the_package_and_a_sound_folder() -> None:
     assert lines[-1].startswith("all ") and lines[-1].endswith(" checks passed")
     assert all(len(line) <= 80 for line in lines)
     text = " ".join(done.stdout.split())
-    assert "the readings and alignment of 重修鳳山縣志: " in text and "FAIL" not in text
+    assert "the readings, alignment and not-procedural marks of 重修鳳山縣志: " in text and "FAIL" not in text
     assert "chongxiu-fengshan-xianzhi-5" not in text  # witnesses by title, not by id
 
 

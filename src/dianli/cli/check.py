@@ -27,8 +27,8 @@ def check(
     ] = None,
 ) -> None:
     """Check the data: the witness manifests (the places each governs, or why none), the shared rite data
-    and every quote it cites, and each witness's readings and alignment (every quote is in its witness,
-    every reading applies). Prints what was checked and each problem; exits 2 if there is any."""
+    and every quote it cites, and each witness's readings, alignment and not-procedural marks (every quote
+    is in its witness, every reading applies). Prints what was checked and each problem; exits 2 if there is any."""
     from dianli.errors import DianliError
     from dianli.rites.check import run_checks
 

@@ -183,15 +183,45 @@ def _rite_data(witness: str | None) -> list[CheckResult]:
     ]
 
 
+NOT_PROCEDURAL_FILE = "not_procedural.yaml"
+"""In a witness folder: the clauses marked as no procedure (history, commentary), each a quote and a reason."""
+
+
+def _marks(witness: str) -> tuple[list[str], int]:
+    """The quotes of the witness folder's not-procedural marks: the problem of each that does not resolve."""
+    import yaml
+
+    from dianli.corpus.witnesses import witness_info
+    from dianli.datafile import read_yaml
+    from dianli.rites.readings import quote_problem, quotes_of
+
+    path = witness_info(witness).folder / NOT_PROCEDURAL_FILE
+    if not path.is_file():
+        return [], 0
+    try:
+        data = read_yaml(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        return [f"{path}: not valid YAML: {exc}"], 0
+    found = list(quotes_of(data))
+    problems = [
+        quote_problem(str(path), where, c["witness"], c["quote"], c.get("section")) for where, c in found
+    ]
+    return [p for p in problems if p is not None], len(found)
+
+
 def _readings(witness: str) -> CheckResult:
-    """The witness's readings and alignment: every quote resolves, every patch applies to its base rite."""
+    """The witness's readings, alignment and not-procedural marks: every quote resolves, every patch applies
+    to its base rite."""
     from dianli.rites.readings import reading_problems, rites_for
 
-    name = f"the readings and alignment of {witness_label(witness)}"
+    name = f"the readings, alignment and not-procedural marks of {witness_label(witness)}"
     try:
         problems, quotes = reading_problems(witness)
+        marked, more = _marks(witness)
     except DianliError as exc:
         return CheckResult(name, 0, "quotes", (str(exc),))
+    problems += marked
+    quotes += more
     if not problems:
         try:
             rites_for(witness)
