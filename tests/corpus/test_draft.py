@@ -4,6 +4,7 @@ drafted anchors measured against the hand anchors of the curated witnesses (leav
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from dianli.corpus.draft import draft_folder, draft_manifest, find_anchors, meas
 from dianli.corpus.witnesses import WitnessManifest, manifest
 from dianli.datafile import load_model_path
 from dianli.errors import UnknownValueError
+
+UseRoots = Callable[..., None]
 
 
 def _file(witness: str) -> Path:
@@ -101,3 +104,15 @@ def test_ingest_drafts_a_folder_of_gazetteers(tmp_path: Path) -> None:
     (result,) = run.results
     assert result.witness == "penghu-tingzhi-juan2-cimiao"
     assert result.clauses > 0
+
+
+def test_a_draft_that_names_no_unit_says_why_it_governs_none(tmp_path: Path, use_roots: UseRoots) -> None:
+    """金門志 names no unit of the places (金門 was a 縣丞 seat): the draft governs none and says why, as every
+    manifest must, so the drafted folder loads with the corpus."""
+    data = draft_manifest(_file("jinmen-zhi-4"))
+    assert data["governs"] == []
+    assert data["governs_no_place"].startswith("draft: the title 「金門志")
+    folder = draft_folder(_file("jinmen-zhi-4"), tmp_path / "root")
+    use_roots(tmp_path / "root")
+    drafted = next(i for i in manifest() if i.folder == folder.resolve())
+    assert drafted.governs == () and drafted.governs_no_place == data["governs_no_place"]

@@ -200,6 +200,7 @@ authority: test-fixture
 translation_of: null
 base: taiwan-fuzhi-9
 governs: []
+governs_no_place: a test fixture of editorial gaps, written for no place
 fragments:
   - {{file: {name}, note: the whole file}}
 """

@@ -47,7 +47,9 @@ DATED = {
                                           ("fengshan", 1747, None), ("zhuluo", 1747, None),
                                           ("zhanghua", 1747, None), ("danshui", 1747, None),
                                           ("taiwan-sheng", 1887, None)]),
-    "tingzhou-fuzhi": (1752, None, "fujian-tongzhi-14", [("tingzhou", 1752, None)]),
+    # the run of 卷十一 that tingzhou-fuzhi-11 leaves out: the chapter governs 汀州府 through that file
+    "tingzhou-fuzhi": (1752, None, "fujian-tongzhi-14", []),
+    "tingzhou-fuzhi-11": (1752, None, "tingzhou-fuzhi", [("tingzhou", 1752, None)]),
 }  # fmt: skip
 
 
@@ -84,6 +86,15 @@ def test_dates_bases_and_governed_places(witness: str) -> None:
     assert all((g.cite is not None and g.cite.witness == witness) or g.source.startswith("assumption: ")
                for g in info.governs)  # fmt: skip
     assert all(g.source == g.cite.text for g in info.governs if g.cite is not None)
+
+
+def test_a_witness_that_governs_no_place_says_why() -> None:
+    """Every witness governs places or gives the reason it governs none, never both; the packaged ones that
+    govern none: the translation, the run of 汀州府志 卷十一 held apart, and 金門志 (no unit)."""
+    for info in manifest():
+        assert bool(info.governs) != bool(info.governs_no_place), info.id
+    none = [info.id for info in manifest() if not info.governs and info.folder.parent == package_root()]
+    assert sorted(none) == ["fujian-tongzhi-14-modern", "jinmen-zhi-4", "tingzhou-fuzhi"]
 
 
 def test_translation_pairs() -> None:
@@ -180,6 +191,10 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
     ("governs place", _set("governs", [{"place": "淡水廳", "assumption": "x"}]), ["governs.0.place", "'淡水廳'"]),
     ("governs years", _set("governs", [{"place": "danshui", "until_year": 1750, "assumption": "x"}]), ["governs.0.until_year", "1750", "1760"]),
     ("governs source", _set("governs", [{"place": "danshui"}]), ["governs.0", "exactly one of 'cite'"]),
+    ("governs unknown place", _set("governs", [{"place": "nowhere-fu", "assumption": "x"}]), ["governs.0.place", "unknown place 'nowhere-fu'", "danshui, ", "taiwan-fu"]),
+    ("governs none, no reason", _set("governs", []), ["governs:", "does not say why", "governs_no_place"]),
+    ("governs and no place", _set("governs_no_place", "x"), ["governs_no_place:", "'danshui'", "not both"]),
+    ("governs none, empty reason", lambda d: d.update(governs=[], governs_no_place=""), ["governs_no_place", "at least 1 character"]),
 ]  # fmt: skip
 
 

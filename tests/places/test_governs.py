@@ -22,7 +22,7 @@ from dianli.places.governs import governed_by
         ("鳳山縣", 1770, "chongxiu-fengshan-xianzhi-5", "fengshan", False),  # 重修鳳山縣志 (1764)
         ("臺灣府", 1752, "taiwan-fuzhi-9", "taiwan-fu", False),
         ("彰化縣", 1752, "taiwan-fuzhi-9", "zhanghua", False),
-        ("長汀縣", 1752, "tingzhou-fuzhi", "tingzhou", False),  # through its prefecture
+        ("長汀縣", 1752, "tingzhou-fuzhi-11", "tingzhou", False),  # through its prefecture
         ("汀州府", 1745, "fujian-tongzhi-14", "fujian", False),  # before 汀州府志, the 通志 governs
         ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1747): the 通志 (1737)
         ("臺灣府", 1690, "taiwan-fuzhi-9", "taiwan-fu", True),  # before any: the nearest's earliest
@@ -46,3 +46,21 @@ def test_the_translation_governs_nothing() -> None:
 def test_after_the_cession_is_an_error() -> None:
     with pytest.raises(DianliError, match="1895"):
         governance("臺灣府", 1896)
+
+
+@pytest.mark.parametrize(
+    ("place", "rite", "observance", "quote"),
+    [
+        # 汀州府志 卷十一 governs 汀州府 (「主祭官汀州府知府」) and its counties: its readings are in force there
+        ("汀州府", "shanchuan", "shanchuan-spring", "每春秋二祭，俱于仲月上巳日行礼"),
+        ("長汀縣", "shanchuan", "shanchuan-autumn", "每春秋二祭，俱于仲月上巳日行礼"),
+    ],
+)
+def test_tingzhou_juan_11_governs_its_prefecture(place: str, rite: str, observance: str, quote: str) -> None:
+    from dianli.rites.resolve import resolve_rite
+
+    assert governance(place, 1760).witness == "tingzhou-fuzhi-11"
+    resolved = resolve_rite(rite, place, 1760)
+    rule = next(d for d in resolved.date_rules if d.id == observance)
+    assert rule.rule.model_dump()["branch"] == "巳" and rule.rule.model_dump()["within_days"] is None  # 上巳
+    assert (rule.citations[0].witness, rule.citations[0].quote) == ("tingzhou-fuzhi-11", quote)

@@ -120,3 +120,11 @@ def test_a_related_day_no_preparation_uses_is_kept() -> None:
 def test_related_name(name: str, own: str) -> None:
     occ = observances_for("fuzhou", 1752, ["xianshi"])[0]
     assert related_name(replace(occ, name=name)) == own
+
+
+def test_a_read_day_keeps_the_fast_of_the_base() -> None:
+    """晉江縣志 states the 社稷 day (「于春秋二仲月上戊日致祭」) and no fast: the base's 齋戒 (「主祭官，前三日齋
+    戒」), the three days before the rite day of 1830-03-03, still dates its 齋戒 (it was undated)."""
+    p = _dated("社稷", "晉江縣", 1830)["齋戒"]
+    assert list(p.days) == [date(1830, 2, 28), date(1830, 3, 1), date(1830, 3, 2)]
+    assert p.undated_reason is None

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dianli.api import (
     DataError,
@@ -150,3 +152,100 @@ def test_a_cached_alignment_gives_the_citations_a_cold_read_gives(
     cold, warm = cold_and_warm(readings.aligned_citations, witness)
     assert warm == cold and cold
     assert all(c.witness == witness for cites in warm.values() for c in cites)
+
+
+# A reading that gives a date rule keeps the base's related days of that rule unless it states its own.
+# 晉江縣志 states the 社稷 day (「于春秋二仲月上戊日致祭」) and no 齋戒 or 省牲: they are the base's, as in the
+# 臺灣府志 that reads the same rule (before, 晉江縣 had its 2 rite days and none of the 8 related ones).
+JINJIANG_SHEJI_1830 = [
+    ("1830-02-28", "齋戒（春祭社稷（仲春上戊））", "taiwan-fuzhi-9"),
+    ("1830-03-01", "齋戒（春祭社稷（仲春上戊））", "taiwan-fuzhi-9"),
+    ("1830-03-02", "齋戒（春祭社稷（仲春上戊））", "taiwan-fuzhi-9"),
+    ("1830-03-02", "省牲、治祭物（春祭社稷（仲春上戊））", "taiwan-fuzhi-9"),
+    ("1830-03-03", "春祭社稷（仲春上戊）", "jinjiang-xianzhi-15"),
+    ("1830-09-16", "齋戒（秋祭社稷（仲秋上戊））", "taiwan-fuzhi-9"),
+    ("1830-09-17", "齋戒（秋祭社稷（仲秋上戊））", "taiwan-fuzhi-9"),
+    ("1830-09-18", "齋戒（秋祭社稷（仲秋上戊））", "taiwan-fuzhi-9"),
+    ("1830-09-18", "省牲、治祭物（秋祭社稷（仲秋上戊））", "taiwan-fuzhi-9"),
+    ("1830-09-19", "秋祭社稷（仲秋上戊）", "jinjiang-xianzhi-15"),
+]
+
+
+def test_a_reading_of_the_day_keeps_the_preparation_days() -> None:
+    from dianli.api import observances_for
+
+    found = [(o.day.isoformat(), o.name, o.cite.witness) for o in observances_for("晉江縣", 1830, ["sheji"])]
+    assert found == JINJIANG_SHEJI_1830
+
+
+@pytest.mark.parametrize(
+    ("witness", "rite", "rule", "related"),
+    [
+        # states no related day: the base's (臺灣府志 「主祭官，前三日齋戒」, 「將祭之前一日，省牲」)
+        ("jinjiang-xianzhi-15", "sheji", "sheji-spring", [("齋戒", [-3, -2, -1]), ("省牲、治祭物", [-1])]),
+        ("miaoli-xianzhi-10", "litan", "litan-qingming", [("牒告本處城隍（先期三日）", [-3])]),
+        # states its own: 噶瑪蘭廳志 「致齋三日」, 「祭之前夕」 割牲
+        ("gemalan-tingzhi-3", "sheji", "sheji-spring", [("致齋三日", [-3, -2, -1]), ("祭之前夕 割牲", [-1])]),
+        # states there is none (鳳山縣志's 旗纛 reading gives ``related: []``)
+        ("fengshan-xianzhi-3", "qidao", "qidao", []),
+    ],
+)
+def test_related_days_of_a_read_rule(
+    witness: str, rite: str, rule: str, related: list[tuple[str, list[int]]]
+) -> None:
+    from dianli.rites.readings import rites_for
+
+    found = next(r for r in rites_for(witness)[rite].date_rule if r.id == rule)
+    assert [(r.name, list(r.offsets)) for r in found.related] == related
+
+
+def test_every_quote_of_a_reading_is_checked_where_it_loads() -> None:
+    """The element of a quote is named by its id (or kind, name, function) and the problem by the file, the
+    element, the quote and the closest passage."""
+    from dianli.rites.readings import quote_problems
+
+    patch = {
+        "id": "litan",
+        "officiants": [
+            {"function": "主祭", "office": "同知", "cite": {"witness": "taiwan-fuzhi-9", "quote": "主祭官，前三日齋戒"}},
+            {"function": "陪祭", "office": "通判", "cite": {"witness": "taiwan-fuzhi-9", "quote": "通判陪祭於壇北門外"}},
+        ],
+    }  # fmt: skip
+    problems = list(quote_problems("readings/litan.yaml", "rite 'litan'", patch))
+    assert len(problems) == 1
+    assert problems[0].startswith(
+        "readings/litan.yaml: rite 'litan': officiants[陪祭].cite: quote '通判陪祭於壇北門外'"
+    )
+    assert "not found in witness 'taiwan-fuzhi-9'; closest passage: '" in problems[0]
+
+
+def _cites_in(node: object) -> list[dict[str, Any]]:
+    if isinstance(node, dict):
+        own = [node] if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str) else []
+        return own + [c for v in node.values() for c in _cites_in(v)]
+    if isinstance(node, list):
+        return [c for v in node for c in _cites_in(v)]
+    return []
+
+
+def test_quotes_of_finds_every_citation_at_any_depth() -> None:
+    """Any nesting of mappings and lists (as YAML gives): every mapping with a string ``witness`` and
+    ``quote`` is found once, in document order, with a path that names where it is."""
+    from dianli.rites.readings import quotes_of
+
+    keys = st.sampled_from(["witness", "quote", "section", "id", "kind", "name", "cite", "steps", "x"])
+    leaves = st.one_of(st.text(max_size=4), st.integers(), st.none())
+    tree = st.recursive(
+        leaves,
+        lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=5)),
+        max_leaves=30,
+    )
+
+    @settings(max_examples=200, deadline=None)
+    @given(tree)
+    def check(node: object) -> None:
+        found = list(quotes_of(node))
+        assert [c for _, c in found] == _cites_in(node)
+        assert all(isinstance(path, str) for path, _ in found)
+
+    check()

@@ -39,6 +39,7 @@ COMMANDS: dict[str, Command] = {
     "compare": Command("compare", "The witnesses compared as facts: who states which value, where."),
     "collate": Command("collate", "Collate a rite's witnesses: text, HTML, TEI or CollateX JSON."),
     "sources": Command("sources", "Every outside source, its grade and what it supports."),
+    "check": Command("check", "Check the data: manifests, rites, every quote of every reading."),
 }
 
 

@@ -690,6 +690,10 @@ def draft_manifest(path: Path) -> dict[str, Any]:
         "fragments": [{"file": path.name, "note": "the file as transcribed (draft)"}],
         "anchors": [list(a) for a in find_anchors(text)],
     }
+    if place is None:  # a manifest that governs no place says why (checked when the corpus loads)
+        data["governs_no_place"] = (
+            f"draft: the title 「{title}」 names no unit of `dianli places`; to be checked"
+        )
     return data
 
 

@@ -101,6 +101,9 @@ class WitnessManifest(_Strict):
     translation_of: str | None = None
     base: str | None = None
     governs: tuple[GovernsEntry, ...]
+    governs_no_place: str | None = Field(default=None, min_length=1)
+    """Why the witness governs no place, when ``governs`` is empty (and only then): a gloss, a part of an
+    edition another witness governs by, a gazetteer of no unit of :mod:`dianli.places` …"""
     fragments: tuple[FragmentFile, ...] = Field(min_length=1)
     anchors: tuple[tuple[str, str], ...] = ()
 
@@ -139,6 +142,8 @@ class WitnessInfo(_Strict):
     base: str | None
     """Whose reading fills what this witness does not state (``translation_of`` unless given)."""
     governs: tuple[Governed, ...]
+    governs_no_place: str | None
+    """Why it governs no place (given exactly when ``governs`` is empty)."""
     files: tuple[FragmentFile, ...]
     anchors: tuple[tuple[str, str], ...]
     folder: Path
@@ -285,6 +290,7 @@ def _check_entry(path: Path, entry: WitnessManifest, ids: list[str]) -> None:
             raise DataError(f"{path}: {field}: unknown witness {value!r}; accepted: {', '.join(ids)}")
     if entry.compiled.cite is not None:
         _check_cite(str(path), "compiled.cite", entry.compiled.cite, ids)
+    _check_governs(path, entry)
     for index, governed in enumerate(entry.governs):
         if governed.cite is not None:
             _check_cite(str(path), f"governs.{index}.cite", governed.cite, ids)
@@ -293,6 +299,29 @@ def _check_entry(path: Path, entry: WitnessManifest, ids: list[str]) -> None:
             raise DataError(
                 f"{path}: governs.{index}.until_year: {governed.until_year} is before the year it governs "
                 f"from, {start}; accepted: a year from {start} on"
+            )
+
+
+def _check_governs(path: Path, entry: WitnessManifest) -> None:
+    """A witness governs places of :mod:`dianli.places`, or says why it governs none."""
+    if not entry.governs and entry.governs_no_place is None:
+        raise DataError(
+            f"{path}: governs: the witness governs no place and does not say why; accepted: the places it "
+            "was written for (governs), or the reason it governs none (governs_no_place: …)"
+        )
+    if entry.governs and entry.governs_no_place is not None:
+        raise DataError(
+            f"{path}: governs_no_place: given, but the witness governs {entry.governs[0].place!r}; accepted: "
+            "either the places it governs (governs) or the reason it governs none (governs_no_place), not both"
+        )
+    from dianli.places.places import all_places  # the places load only when the manifests are checked
+
+    known = {p.id for p in all_places()}
+    for index, governed in enumerate(entry.governs):
+        if governed.place not in known:
+            raise DataError(
+                f"{path}: governs.{index}.place: unknown place {governed.place!r}; accepted: the place ids of "
+                f"`dianli places`: {', '.join(sorted(known))}"
             )
 
 
@@ -361,6 +390,7 @@ def _info(path: Path, entry: WitnessManifest) -> WitnessInfo:
             )
             for g in entry.governs
         ),
+        governs_no_place=entry.governs_no_place,
         files=entry.fragments,
         anchors=entry.anchors,
         folder=path.parent,

@@ -6,14 +6,21 @@ rite ``extends``, the part a part ``extends`` or an ``include`` splices (``rite#
 is ``like``, the rite an ``occasion`` link names, and that an observance (a ``date_rule`` id) belongs to one rite. A bad reference is a
 :class:`DataError` naming the file, the rite, the element's path and the bad value, and listing what is
 accepted.
+
+:func:`run_checks` runs every check of the data at once — these, the manifests' and the readings' — and
+reports every problem, not only the first (``dianli check``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
+from dianli.corpus.cite import Citation
+from dianli.corpus.labels import witness_label
+from dianli.corpus.sources import WitnessCite
 from dianli.corpus.witnesses import witness_ids
-from dianli.errors import DataError, DianliError
+from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.places.places import get_place, place_names
 from dianli.rites.model import Altar, Include, OccasionLink, Part, Rite, walk_paths
 from dianli.rites.vocabulary import place_levels
@@ -95,3 +102,146 @@ def check_rites(rites: Mapping[str, Rite], origin: Mapping[str, str]) -> None:
                     raise _fail(where, "altar like", element.like, pool)
             if isinstance(element, OccasionLink) and (element.other not in rites or element.other == rite_id):
                 raise _fail(where, "occasion rite", element.other, [r for r in rites if r != rite_id])
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of :func:`run_checks`: what was checked, how many items, and every problem found."""
+
+    name: str
+    """What was checked, in words (a reader's words: titles, not ids)."""
+    checked: int
+    """How many items it checked (manifests, rites, quotes …)."""
+    unit: str
+    """What ``checked`` counts (``quotes``, ``rites`` …)."""
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _quote_problem(file: str, element: str, cite: Citation | WitnessCite) -> str | None:
+    from dianli.rites.readings import quote_problem  # readings loads the rite data: imported when run
+
+    return quote_problem(file, element, cite.witness, cite.quote, cite.section)
+
+
+def _manifests(witness: str | None) -> list[CheckResult]:
+    """Every manifest validated and cross-checked (:func:`dianli.corpus.witnesses.manifest`: places it
+    governs, or why none; bases; sections …), and every quote it cites resolves."""
+    from dianli.corpus.witnesses import manifest
+
+    name = "the witness manifests (schema, the places each governs or why none, bases, sections)"
+    try:
+        infos = [i for i in manifest() if witness is None or i.id == witness]
+    except DianliError as exc:
+        return [CheckResult(name, 0, "manifests", (str(exc),))]
+    problems: list[str] = []
+    quotes = 0
+    for info in infos:
+        cites = [("compiled.cite", info.compiled_cite)]
+        cites += [(f"governs.{i}.cite", g.cite) for i, g in enumerate(info.governs)]
+        for element, cite in cites:
+            if cite is None:
+                continue
+            quotes += 1
+            found = _quote_problem(str(info.manifest_path), element, cite)
+            if found is not None:
+                problems.append(found)
+    return [
+        CheckResult(name, len(infos), "manifests"),
+        CheckResult("the quotes of the manifests", quotes, "quotes", tuple(problems)),
+    ]
+
+
+def _rite_data(witness: str | None) -> list[CheckResult]:
+    """The shared rite data loads (schema and every cross reference), and each of its quotes (those of
+    ``witness`` only, when one is given) resolves."""
+    from dianli.rites.load import all_rites
+
+    try:
+        rites = all_rites()
+    except DianliError as exc:
+        return [CheckResult("the shared rite data (schema, cross references)", 0, "rites", (str(exc),))]
+    problems: list[str] = []
+    quotes = 0
+    for rite_id, rite in rites.items():
+        for path, element in walk_paths(rite, ""):
+            for cite in element.citations:
+                if witness is not None and cite.witness != witness:
+                    continue
+                quotes += 1
+                named = f"rite {rite_id!r}: {path.lstrip('.') or 'the rite'}"
+                found = _quote_problem("the shared rite data", named, cite)
+                if found is not None:
+                    problems.append(found)
+    whose = "" if witness is None else f" citing {witness_label(witness)}"
+    return [
+        CheckResult("the shared rite data (schema, cross references)", len(rites), "rites"),
+        CheckResult(f"the quotes of the shared rite data{whose}", quotes, "quotes", tuple(problems)),
+    ]
+
+
+NOT_PROCEDURAL_FILE = "not_procedural.yaml"
+"""In a witness folder: the clauses marked as no procedure (history, commentary), each a quote and a reason."""
+
+
+def _marks(witness: str) -> tuple[list[str], int]:
+    """The quotes of the witness folder's not-procedural marks: the problem of each that does not resolve."""
+    import yaml
+
+    from dianli.corpus.witnesses import witness_info
+    from dianli.datafile import read_yaml
+    from dianli.rites.readings import quote_problem, quotes_of
+
+    path = witness_info(witness).folder / NOT_PROCEDURAL_FILE
+    if not path.is_file():
+        return [], 0
+    try:
+        data = read_yaml(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        return [f"{path}: not valid YAML: {exc}"], 0
+    found = list(quotes_of(data))
+    problems = [
+        quote_problem(str(path), where, c["witness"], c["quote"], c.get("section")) for where, c in found
+    ]
+    return [p for p in problems if p is not None], len(found)
+
+
+def _readings(witness: str) -> CheckResult:
+    """The witness's readings, alignment and not-procedural marks: every quote resolves, every patch applies
+    to its base rite."""
+    from dianli.rites.readings import reading_problems, rites_for
+
+    name = f"the readings, alignment and not-procedural marks of {witness_label(witness)}"
+    try:
+        problems, quotes = reading_problems(witness)
+        marked, more = _marks(witness)
+    except DianliError as exc:
+        return CheckResult(name, 0, "quotes", (str(exc),))
+    problems += marked
+    quotes += more
+    if not problems:
+        try:
+            rites_for(witness)
+        except DianliError as exc:
+            problems.append(str(exc))
+    return CheckResult(name, quotes, "quotes", tuple(problems))
+
+
+def run_checks(witness: str | None = None) -> tuple[CheckResult, ...]:
+    """Every check of the data, all of it or what concerns one witness: the manifests (places governed or
+    why none), the shared rite data and its quotes, each witness's readings and alignment (every quote
+    resolves in its witness; the error names the file, the element and the closest passage; every patch
+    applies). Each problem is reported, not only the first. The same checks run when the data loads,
+    where each stops at its first problem; ``dianli check`` prints these results."""
+    from dianli.corpus.witnesses import witness_ids as ids
+
+    if witness is not None and witness not in ids():
+        raise UnknownValueError("witness", witness, ids(), "see `dianli texts list`")
+    results = _manifests(witness)
+    if results[0].ok:
+        results += _rite_data(witness)
+        results += [_readings(w) for w in ids() if witness is None or w == witness]
+    return tuple(results)

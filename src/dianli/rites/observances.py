@@ -24,7 +24,7 @@ from dianli.rites.load import all_rites
 from dianli.rites.model import DateRule, Rite
 from dianli.rites.occurrence import Occurrence as Occurrence
 from dianli.rites.practice import Practice, PracticeObservance, source_text
-from dianli.rites.readings import rites_for
+from dianli.rites.readings import reading_chain, rites_for
 from dianli.rites.resolve import (
     FIRST_YEAR,
     QING_LAST_YEAR,
@@ -39,11 +39,13 @@ from dianli.rites.years import CALENDAR_LAST_YEAR as CALENDAR_LAST_YEAR
 
 
 def _citation_for(rule: DateRule, witness: str) -> Citation:
-    """The rule's citation in ``witness`` if it states the rule, else its main one."""
+    """The rule's citation in ``witness`` if it states the rule, else in the nearest witness of its reading
+    chain that does (its base …), else its main one."""
     cites = rule.citations
-    found = next((c for c in cites if c.witness == witness), None)
-    if found is not None:
-        return found
+    for member in reading_chain(witness):
+        found = next((c for c in cites if c.witness == member), None)
+        if found is not None:
+            return found
     if cites:
         return cites[0]
     raise DataError(f"date rule {rule.id!r}: needs a citation (it rests only on an assumption)")

@@ -14,17 +14,17 @@ the original is lost). The readings of every witness of the chain apply, the far
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from dianli import cache
-from dianli.corpus.cite import Citation
-from dianli.corpus.witnesses import ALIGNMENT_FILE, WitnessInfo, manifest, reading_files
+from dianli.corpus.cite import Citation, resolve
+from dianli.corpus.witnesses import ALIGNMENT_FILE, WitnessInfo, manifest, reading_files, witness_info
 from dianli.datafile import load_model_path, read_yaml
-from dianli.errors import DataError, UnknownValueError
+from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.rites.load import all_rites, schema_error
 from dianli.rites.model import Rite, RiteFile, add_citations, walk_elements
 
@@ -97,7 +97,12 @@ def _read_alignment(witness: str, path: Path) -> dict[str, tuple[Citation, ...]]
             f"{path}: cites another witness than {witness!r}: {wrong.witness if wrong else data.witness!r}"
         )
     out: dict[str, list[Citation]] = {}
-    for cite in data.same:
+    for index, cite in enumerate(data.same):
+        problem = quote_problem(
+            str(path), f"same[{index}] ({cite.element})", witness, cite.quote, cite.section
+        )
+        if problem is not None:
+            raise DataError(problem)
         out.setdefault(cite.element, []).append(
             Citation(witness=witness, quote=cite.quote, section=cite.section)
         )
@@ -118,7 +123,7 @@ def reading_chain(witness: str) -> tuple[str, ...]:
 def _relations(witness: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The witness's reading chain and translation family, from one table of every witness's (kept in the
     on-disk cache as a whole: a booklet read in another witness than the last one finds its chain there)."""
-    table = _derived("witness_relations", _witness_relations, "")
+    table = _relations_table()
     if witness not in table:
         raise UnknownValueError("witness", witness, list(table))
     return table[witness]
@@ -162,8 +167,23 @@ def _merge_by_id(base: list[Any], given: list[Any]) -> list[Any]:
     return out
 
 
+def _keep_related(base: list[Any], given: list[Any]) -> list[Any]:
+    """A reading's date rules, each keeping the related days (齋戒, 省牲, 牒告城隍 …) of the base's rule of
+    the same id unless it states its own (``related``, even ``[]``: the witness says there are none): a
+    witness that states another day for a rite does not thereby say its preparations are not held."""
+    by_id = {rule.get("id"): rule for rule in base if isinstance(rule, dict)}
+    out: list[Any] = []
+    for rule in given:
+        before = by_id.get(rule.get("id")) if isinstance(rule, dict) else None
+        if isinstance(rule, dict) and "related" not in rule and before and before.get("related"):
+            rule = {**rule, "related": before["related"]}
+        out.append(rule)
+    return out
+
+
 def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
-    """The base rite with a reading's fields: given fields replace, parts/altars merge by id."""
+    """The base rite with a reading's fields: given fields replace, parts/altars merge by id, a date rule
+    keeps the related days of the base's rule of its id unless it gives its own (:func:`_keep_related`)."""
     unknown = sorted(set(patch) - set(Rite.model_fields) - {"with"})
     if unknown:
         raise DataError(
@@ -177,6 +197,8 @@ def apply_reading(base: Rite, patch: Mapping[str, Any], where: str) -> Rite:
             merged[key] = _merge_by_id(list(merged.get(key, [])), value)
         elif key == "overrides" and isinstance(value, list):
             merged[key] = [*merged.get(key, []), *value]
+        elif key == "date_rule" and isinstance(value, list):
+            merged[key] = _keep_related(list(merged.get(key, [])), value)
         else:
             merged[key] = value
     if CITE_KEYS & set(patch) and "also_in" not in patch:
@@ -228,8 +250,97 @@ def _own_readings(witness: str) -> dict[str, tuple[tuple[str, dict[str, Any]], .
                 raise DataError(
                     f"{path}: rite {rite_id!r}: no such base rite; accepted: {', '.join(sorted(base))}"
                 )
+            problem = next(quote_problems(str(path), f"rite {rite_id!r}", patch), None)
+            if problem is not None:
+                raise DataError(problem)
             found.setdefault(rite_id, []).append((str(path), patch))
     return {rite_id: tuple(items) for rite_id, items in found.items()}
+
+
+def quotes_of(node: object, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every citation of a reading's raw data (a mapping with ``witness`` and ``quote``), with the path of
+    the element that gives it: an item of a list is named by its ``id`` (or ``kind``, ``name``,
+    ``function``) where it has one, else by its place (``parts[sheng].steps[3].cite``)."""
+    if isinstance(node, dict):
+        if isinstance(node.get("witness"), str) and isinstance(node.get("quote"), str):
+            yield where, node
+        for key, value in node.items():
+            yield from quotes_of(value, f"{where}.{key}" if where else str(key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            keys = ("id", "kind", "name", "function")
+            name = next((value[k] for k in keys if isinstance(value, dict) and k in value), index)
+            yield from quotes_of(value, f"{where}[{name}]")
+
+
+def quote_problem(file: str, element: str, witness: str, quote: str, section: object) -> str | None:
+    """None when the quote resolves in its witness; else the problem in words: the file, the element, the
+    quote and the closest passage of the witness (or the unknown witness or section)."""
+    try:
+        resolve(witness, quote, section if isinstance(section, str) else None)
+    except DianliError as exc:
+        return f"{file}: {element}: {exc}"
+    return None
+
+
+def quote_problems(file: str, where: str, patch: Mapping[str, Any]) -> Iterator[str]:
+    """The problem of every quote of a reading's patch that does not resolve (see :func:`quote_problem`)."""
+    for path, cite in quotes_of(patch):
+        section = cite.get("section")
+        found = quote_problem(file, f"{where}: {path}", cite["witness"], cite["quote"], section)
+        if found is not None:
+            yield found
+
+
+def reading_problems(witness: str) -> tuple[list[str], int]:
+    """Every problem of the witness's own readings and alignment (a reading file that does not load, a
+    quote that is not in its witness), all of them, not only the first; and how many quotes were checked.
+    (Loading raises the first of them: :func:`own_readings`, :func:`aligned_citations`.)"""
+    problems: list[str] = []
+    count = 0
+    base = all_rites()
+    for path in reading_files(witness):
+        try:
+            patches = _patches(path)
+        except DianliError as exc:
+            problems.append(str(exc))
+            continue
+        for patch in patches:
+            rite_id = str(patch["id"])
+            if rite_id not in base:
+                problems.append(f"{path}: rite {rite_id!r}: no such base rite")
+                continue
+            count += sum(1 for _ in quotes_of(patch))
+            problems.extend(quote_problems(str(path), f"rite {rite_id!r}", patch))
+    folder = witness_info(witness).folder / ALIGNMENT_FILE
+    if folder.is_file():
+        try:
+            data = load_model_path(folder, AlignmentFile)
+        except DianliError as exc:
+            problems.append(str(exc))
+        else:
+            for index, cite in enumerate(data.same):
+                count += 1
+                found = quote_problem(
+                    str(folder), f"same[{index}] ({cite.element})", cite.witness, cite.quote, cite.section
+                )
+                if found is not None:
+                    problems.append(found)
+    return problems, count
+
+
+def load_all_readings() -> None:
+    """Load every witness's readings and alignment, each checked as it loads (a quote that is not in its
+    witness raises, naming the file, the element and the closest passage): for what reads the readings'
+    citations as data of its own (coverage) and must not count a false one silently. Cached on disk like
+    the loads themselves, so a warm run reads a few small entries."""
+    for witness in _relations_table():
+        own_readings(witness)
+        aligned_citations(witness)
+
+
+def _relations_table() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    return _derived("witness_relations", _witness_relations, "")
 
 
 @functools.cache

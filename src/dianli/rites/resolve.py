@@ -220,9 +220,12 @@ def find_rite(name: str) -> str:
 
 
 def preferred_citations(element: Element, witness: str) -> tuple[Citation, ...]:
-    """The element's citations, those of ``witness`` first."""
+    """The element's citations, those of ``witness`` first, then those of its reading chain in order (its
+    base …), then the others."""
     cites = element.citations
-    return tuple(c for c in cites if c.witness == witness) + tuple(c for c in cites if c.witness != witness)
+    chain = reading_chain(witness) if witness in witness_ids() else (witness,)
+    rank = {w: i for i, w in enumerate(chain)}
+    return tuple(sorted(cites, key=lambda c: rank.get(c.witness, len(chain))))
 
 
 def kept_in_scope(items: tuple[T, ...], scope: Scope) -> tuple[T, ...]:
