@@ -27,6 +27,7 @@ from dianli.api import program_inputs_fingerprint as inputs_fingerprint
 from dianli.cli import common
 from dianli.cli.common import (
     end_without_collecting,
+    force_option,
     is_terminal,
     run_guarded,
     supplied_text,
@@ -177,6 +178,7 @@ def program(
         "--appendix",
         help="witness passages: full (in context), compact (quotes only, in columns), none",
     ),
+    force: bool = force_option(),
 ) -> None:
     """Write the booklet of one ceremony and print its absolute path (cached: a second run is instant)."""
     number = whole_year(year)
@@ -204,7 +206,7 @@ def program(
         with writing_to(folder):
             folder.mkdir(parents=True, exist_ok=True)
         path = folder / os.path.basename(name)
-        write_file(path, data)
+        write_file(path, data, force)
         progress.finish("done")
     typer.echo(str(path))
     if is_terminal("err_console"):
