@@ -45,7 +45,7 @@ class ForeignFileError(DianliError):
             shown.append(f"… {len(files) - _SHOWN} more")
         noun = "this file" if len(files) == 1 else f"these {len(files)} files"
         super().__init__(
-            f"refusing to replace {noun}, which dianli did not write: {'; '.join(shown)}. "
+            f"refusing to replace {noun}: {'; '.join(shown)}. "
             "accepted: a new file name, a file dianli wrote and nobody changed since, "
             "or --force to replace them"
         )
