@@ -20,6 +20,7 @@ from dianli.api import (
     SUITE_FORMATS,
     DianliError,
     MovementApparatus,
+    OutOfRangeError,
     Timing,
     Tuning,
     UnknownValueError,
@@ -294,7 +295,10 @@ def register(app: typer.Typer) -> None:
             _instrument(note, as_json)
             return
         timing = default_timing(character_seconds, stroke_seconds, tempo)
-        tun = Tuning(tuning, default_huangzhong_hz() if huangzhong_hz is None else huangzhong_hz)
+        try:
+            tun = Tuning(tuning, default_huangzhong_hz() if huangzhong_hz is None else huangzhong_hz)
+        except OutOfRangeError as exc:  # named as the user gave it
+            raise OutOfRangeError("--huangzhong-hz", huangzhong_hz, exc.valid) from exc
         if fmt is not None and fmt not in MUSIC_FORMATS:
             raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
         fmt = output_format(out, fmt, MUSIC_FILE_ENDINGS, "wav", strict=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from dianli.api import OutputPathError
+from dianli.api import DianliError, OutputPathError
 from dianli.cli.common import run_guarded
 
 
@@ -22,6 +22,34 @@ def _check_state_file(path: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise OutputPathError(path, exc) from exc
+
+
+def _check_tls(certfile: str | None, keyfile: str | None) -> None:
+    """Fail before serving (before the address is printed) when the certificate or its key is missing,
+    unreadable, or not a certificate and key that go together: what uvicorn would find only on start."""
+    import ssl
+
+    if keyfile is not None and certfile is None:
+        raise DianliError(
+            f"--ssl-keyfile {keyfile} without --ssl-certfile; accepted: both, or --ssl-certfile alone "
+            "(a PEM file holding the certificate and its key)"
+        )
+    if certfile is None:
+        return
+    for option, path in (("--ssl-certfile", certfile), ("--ssl-keyfile", keyfile)):
+        if path is not None and not Path(path).is_file():
+            raise DianliError(f"{option} {path}: no such file; accepted: a PEM file that exists")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        given = f"--ssl-certfile {certfile}" + (f" --ssl-keyfile {keyfile}" if keyfile else "")
+        reason = exc.reason if isinstance(exc, ssl.SSLError) and exc.reason else None
+        why = f" ({reason.replace('_', ' ').lower()})" if reason and reason != "PEM lib" else ""
+        raise DianliError(
+            f"{given}: cannot be loaded as a certificate with its private key{why}; accepted: PEM files, e.g. "
+            "made by mkcert or openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem"
+        ) from exc
 
 
 @run_guarded
@@ -49,6 +77,7 @@ def serve(
 
     from dianli.web.app import create_app
 
+    _check_tls(ssl_certfile, ssl_keyfile)
     state = Path(live_state) if live_state else None
     if state is not None:
         _check_state_file(state)

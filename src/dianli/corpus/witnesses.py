@@ -416,7 +416,7 @@ def _load_witness(witness_id: str) -> Witness:
 
 
 def _read_text(path: Path, folder: Path) -> str:
-    return read_text_file(path, within=folder, what="fragment of the witness folder")
+    return read_text_file(path, within=folder, what="fragment")
 
 
 def all_witnesses() -> tuple[Witness, ...]:
