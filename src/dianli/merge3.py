@@ -77,7 +77,7 @@ def merge3(base: list[str], ours: list[str], theirs: list[str]) -> Merged:
             theirs_lines = _apply(base, theirs_hunks, first, last)
             out += ours_lines
             if theirs_lines != ours_lines:
-                start = first + shift_before + 1
+                start = min(first + shift_before + 1, max(1, len(ours)))  # a deletion: the line after it
                 conflicts.append((start, max(start, start + len(ours_lines) - 1)))
         at, i, j = last, ci, cj
     out += base[at:]
