@@ -271,3 +271,31 @@ def test_names_giving_one_witness_id_are_an_error_naming_them(tmp_path: Path) ->
     said = _said(result.output)
     assert all(name in said for name in ("a b.txt", "a-b.txt", "a_b.txt")) and "a-b" in said
     assert not (tmp_path / "drafts").exists() or not any((tmp_path / "drafts").iterdir())
+
+
+# --- '-' for the other writers: standard output, or refused ---------------------------------------
+
+
+def test_a_booklet_to_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["program", "祀先師", "--place", "臺灣府", "--year", "1750", "--no-audio", "--out", "-"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes.startswith(b"<!DOCTYPE html>") and list(tmp_path.iterdir()) == []
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 2 and "--out FOLDER" in _said(refused.output)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["export", "--out", "-"], ["ingest", "--drafts", "-"], ["ingest", "--out", "-"]],
+)
+def test_a_folder_option_refuses_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert f"{args[-2]} names a folder" in _said(result.output)
+    assert list(tmp_path.iterdir()) == []

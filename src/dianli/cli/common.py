@@ -221,6 +221,15 @@ def force_option() -> bool:
     return value
 
 
+def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
+    """Refuse '-' for an option that names a folder (standard output cannot hold a folder of files)."""
+    if os.fspath(path) == "-":
+        raise DianliError(
+            f"{option} -: {option} names a folder to write files into, and standard output is not one; "
+            f"accepted: a folder path (created if missing)"
+        )
+
+
 def check_output_path(path: str | os.PathLike[str], force: bool = False) -> None:
     """Fail early, before slow work, when ``path`` cannot be written (its folder is missing or read-only), or
     is a file dianli may not replace (:func:`dianli.written.check`) and ``force`` is not given."""

@@ -23,7 +23,14 @@ from dianli.api import (
     parse_export_years,
     write_datapackage,
 )
-from dianli.cli.common import console, err_console, force_option, run_guarded, writing_to
+from dianli.cli.common import (
+    check_output_folder,
+    console,
+    err_console,
+    force_option,
+    run_guarded,
+    writing_to,
+)
 from dianli.opendata.package import check_package_folder
 
 DEFAULT_YEARS = (
@@ -76,6 +83,7 @@ def register(app: typer.Typer) -> None:
         citations (resolved to offsets), each table with its Table Schema (types, descriptions, primary and
         foreign keys); then check it."""
         check_export_format(fmt)
+        check_output_folder(out, "--out")
         wanted = parse_export_years(years)
         check_package_folder(
             out, fmt, force

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from dianli import written
 from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
 from dianli.cli.common import (
+    check_output_folder,
     err_console,
     force_option,
     run_guarded,
@@ -113,6 +114,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Align every witness of FOLDER to the model in parallel with Dask: one task per witness, on local
         processes or a dask.distributed cluster; print clauses and classes per witness."""
+        for given, option in ((drafts, "--drafts"), (out, "--out")):
+            if given is not None:
+                check_output_folder(given, option)
         if folder is None:
             folder = package_witnesses()
         if drafts is not None:
