@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import tempfile
 from pathlib import Path
 
 import typer
@@ -16,10 +18,10 @@ def _check_state_file(path: Path) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputPathError(path, FileNotFoundError(f"no folder {folder}"))
-    probe = folder / f".{path.name}.probe"
-    try:
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
+    try:  # a probe of a name no other file has: nothing of the user's is written over or removed
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
     except OSError as exc:
         raise OutputPathError(path, exc) from exc
 
