@@ -254,3 +254,17 @@ def test_read_text_file_bounds(tmp_path: Path) -> None:
     (inside / "empty.txt").write_text(" \n", encoding="utf-8")
     with pytest.raises(DataError, match="empty"):
         read_transcription(inside / "empty.txt")
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"rows: []\n\x00", "binary data, not text \\(a NUL byte at byte 9\\)"),
+        (b"rows: [\xff]\n", "at byte 7"),
+    ],
+)
+def test_a_data_file_that_is_not_text_names_the_byte(tmp_path: Path, data: bytes, error: str) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_bytes(data)
+    with pytest.raises(DataError, match=f"^{path}: .*{error}"):
+        load_model_path(path, _Table)

@@ -41,13 +41,7 @@ def load_model(package: str, path: str, model: type[M]) -> M:
 
 def load_model_path(path: Path, model: type[M]) -> M:
     """Load the YAML file at ``path`` as an instance of ``model``; errors start with the path."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text: {exc}") from exc
-    return parse_model(str(path), text, model)
+    return parse_model(str(path), read_text_file(path, what="YAML data file"), model)
 
 
 def read_text_file(
