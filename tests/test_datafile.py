@@ -169,3 +169,102 @@ def test_a_model_of_dianli_is_validated_once_then_read_from_the_cache(
     warm = load_model_path(path, _File)
     assert warm == cold and warm is not cold
     assert warm.model_dump() == cold.model_dump()
+
+
+# --- bounds: YAML aliases, and the text of a file a user gives ----------------------------------------
+
+
+def _alias_bomb(levels: int) -> str:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 9) + "]" for n in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (_alias_bomb(9), "expand it to 4"),  # 9 levels: some 490 million nodes from 28
+        (_alias_bomb(6), "an alias bomb"),  # 6 levels: 600,000 nodes, already too many
+        ("a: &a [1, *a]\n", "a recursive alias"),
+    ],
+)
+def test_a_yaml_alias_bomb_is_refused_before_it_is_expanded(text: str, error: str) -> None:
+    import yaml
+
+    from dianli.datafile import read_yaml
+
+    with pytest.raises(yaml.YAMLError, match=error):
+        read_yaml(text)
+
+
+def test_aliases_within_the_bound_are_read() -> None:
+    from dianli.datafile import read_yaml
+
+    assert read_yaml(_alias_bomb(4))["a4"][0][0][0][0] == ["lol"] * 9  # 9**4 strings: within the bound
+    assert read_yaml("base: &b {x: 1}\nother: *b\n") == {"base": {"x": 1}, "other": {"x": 1}}
+
+
+def test_a_manifest_with_an_alias_bomb_is_a_data_error(tmp_path: Path) -> None:
+    path = tmp_path / "witness.yaml"
+    path.write_text(_alias_bomb(9), encoding="utf-8")
+    with pytest.raises(DataError, match=f"^{path}: not valid YAML: .*alias bomb"):
+        load_model_path(path, _Table)
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"plain text\n", None),
+        ("康熙五十五年".encode(), None),
+        (b"abc\x00def", "binary data, not text \\(a NUL byte at byte 3\\)"),
+        ("康熙".encode() + b"\xb5\xdc", "not UTF-8 text \\(invalid start byte at byte 6: "),
+        ("康熙".encode()[:4], "not UTF-8 text \\(unexpected end of data at byte 3"),
+    ],
+)
+def test_read_text_file_names_the_byte_that_is_not_text(
+    tmp_path: Path, data: bytes, error: str | None
+) -> None:
+    from dianli.datafile import read_text_file
+
+    path = tmp_path / "a.txt"
+    path.write_bytes(data)
+    if error is None:
+        assert read_text_file(path) == data.decode("utf-8")
+        return
+    with pytest.raises(DataError, match=f"^{path}: {error}"):
+        read_text_file(path)
+
+
+def test_read_text_file_bounds(tmp_path: Path) -> None:
+    from dianli.datafile import read_text_file, read_transcription
+
+    inside = tmp_path / "folder"
+    inside.mkdir()
+    (tmp_path / "outside.txt").write_text("secret", encoding="utf-8")
+    (inside / "link.txt").symlink_to(tmp_path / "outside.txt")
+    (inside / "ok.txt").write_text("0123456789", encoding="utf-8")
+    (inside / "inner.txt").symlink_to(inside / "ok.txt")  # a link inside the folder is fine
+    with pytest.raises(DataError, match="outside the folder"):
+        read_text_file(inside / "link.txt", within=inside)
+    assert read_text_file(inside / "inner.txt", within=inside) == "0123456789"
+    with pytest.raises(DataError, match="10 bytes, more than the 9 a file may have; accepted"):
+        read_text_file(inside / "ok.txt", limit=9)
+    with pytest.raises(DataError, match="cannot be read"):
+        read_text_file(inside / "missing.txt")
+    (inside / "empty.txt").write_text(" \n", encoding="utf-8")
+    with pytest.raises(DataError, match="empty"):
+        read_transcription(inside / "empty.txt")
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        (b"rows: []\n\x00", "binary data, not text \\(a NUL byte at byte 9\\)"),
+        (b"rows: [\xff]\n", "at byte 7"),
+    ],
+)
+def test_a_data_file_that_is_not_text_names_the_byte(tmp_path: Path, data: bytes, error: str) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_bytes(data)
+    with pytest.raises(DataError, match=f"^{path}: .*{error}"):
+        load_model_path(path, _Table)

@@ -41,13 +41,72 @@ def load_model(package: str, path: str, model: type[M]) -> M:
 
 def load_model_path(path: Path, model: type[M]) -> M:
     """Load the YAML file at ``path`` as an instance of ``model``; errors start with the path."""
+    return parse_model(str(path), read_text_file(path, what="YAML data file"), model)
+
+
+def read_text_file(
+    path: Path, within: Path | None = None, limit: int | None = None, what: str = "file", why: str = ""
+) -> str:
+    """The UTF-8 text of the file ``path`` a user gave (a transcription, a fragment of a witness folder),
+    or a :class:`DataError` naming the file and what is accepted: a file that is not there or cannot be
+    read; a symbolic link (or a path) leading outside the folder ``within``; more than ``limit`` bytes;
+    binary data (a NUL byte: its offset); bytes that are not UTF-8 (the offset of the first)."""
+    if within is not None:
+        try:
+            inside = path.resolve().is_relative_to(within.resolve())
+        except (OSError, RuntimeError):  # a loop of links
+            inside = False
+        if not inside:
+            shown = os.path.realpath(path)
+            raise DataError(
+                f"{path}: leads to {shown}, outside the folder {within}; accepted: a {what} inside the folder "
+                "(a link out of it is refused: its file would be read, and served, as the folder's)"
+            )
     try:
-        text = path.read_text(encoding="utf-8")
+        size = path.stat().st_size
+        if limit is not None and size > limit:
+            raise DataError(
+                f"{path}: {size:,} bytes, more than the {limit:,} a {what} may have{why}; accepted: a {what} "
+                f"of at most {limit / 1e6:g} MB (split it: a juan or a section a file)"
+            )
+        data = path.read_bytes()
     except OSError as exc:
-        raise DataError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+        raise DataError(
+            f"{path}: cannot be read: {exc.strerror or exc}; accepted: a readable {what}"
+        ) from exc
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise DataError(f"{path}: binary data, not text (a NUL byte at byte {nul:,}); accepted: UTF-8 text")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text: {exc}") from exc
-    return parse_model(str(path), text, model)
+        raise DataError(
+            f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start:,}: {data[exc.start : exc.start + 4]!r}); "
+            "accepted: UTF-8 (convert it first, e.g. iconv -f BIG5 -t UTF-8)"
+        ) from exc
+
+
+TRANSCRIPTION_LIMIT_BYTES = 4_000_000
+"""The largest transcription dianli drafts and aligns: 4 MB, some 1.3 million characters, a whole
+gazetteer of a dozen juan (the largest shipped witness file is 0.11 MB). The aligner's time and memory grow
+faster than the text (bench/transcription_size.py: 0.8 MB 7.9 s and 190 MB, 1.6 MB 22 s and 280 MB, 3.2 MB
+74 s and 450 MB — about 3.4× the time for twice the text), so a 20 MB file would take hours and gigabytes;
+it is refused at once instead, naming this limit and why."""
+TRANSCRIPTION_LIMIT_WHY = (
+    " (aligning takes time and memory growing faster than the text: 74 s and 450 MB for 3.2 MB, "
+    "about 3.4 times as long for twice as much)"
+)
+
+
+def read_transcription(path: Path) -> str:
+    """The text of a transcribed gazetteer file a user gave (:func:`read_text_file` within its folder, at
+    most :data:`TRANSCRIPTION_LIMIT_BYTES`); an empty one is a :class:`DataError` too."""
+    text = read_text_file(
+        path, path.parent, TRANSCRIPTION_LIMIT_BYTES, "transcription", TRANSCRIPTION_LIMIT_WHY
+    )
+    if not text.strip():
+        raise DataError(f"{path}: empty (no text at all); accepted: a transcribed text, UTF-8")
+    return text
 
 
 @functools.cache
@@ -98,15 +157,75 @@ def read_yaml(text: str) -> Any:
             return pickle.loads(stored)
         except Exception:  # a damaged entry is read afresh and replaced
             pass
-    import yaml
 
-    data = yaml.load(text, Loader=_loader())
+    data = _load_bounded(text)
     try:
         blob = pickle.dumps(data, protocol=_PICKLE_PROTOCOL)
     except (pickle.PicklingError, TypeError, RecursionError):  # pragma: no cover - safe YAML is plain data
         return data
     cache.write(YAML_CACHE, entry, blob, ".pickle")
     return data
+
+
+ALIAS_EXPANSION_LIMIT = 100_000
+"""Nodes a YAML document's aliases may add when expanded. A data file repeats a mapping by alias a few
+times; an alias bomb (each level aliasing the one below nine times) adds hundreds of millions, which
+validation would walk (72 s and 3 GB measured for a nine-level bomb before the bound)."""
+
+
+def _load_bounded(text: str) -> Any:
+    """The data of ``text``, read with :func:`_loader`, once its node graph is known to expand (aliases
+    followed) to at most :data:`ALIAS_EXPANSION_LIMIT` nodes more than it holds; else ``yaml.YAMLError``."""
+    loader = _loader()(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Raise ``yaml.YAMLError`` when ``root`` (aliases shared, as composed) expands to too many nodes, or
+    holds itself (a recursive alias). Each distinct node is visited once (its expanded size memoised)."""
+    import yaml
+
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        if children_done:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            continue
+        if key in open_nodes:
+            raise yaml.YAMLError(f"a recursive alias at {node.start_mark}; accepted: data without cycles")
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in children:
+            if id(child) in open_nodes:
+                raise yaml.YAMLError(
+                    f"a recursive alias at {child.start_mark}; accepted: data without cycles"
+                )
+            if id(child) not in sizes:
+                stack.append((child, False))
+    expanded = sizes[id(root)]
+    if expanded - len(sizes) > ALIAS_EXPANSION_LIMIT:
+        raise yaml.YAMLError(
+            f"its aliases expand it to {expanded:,} nodes from {len(sizes):,} (an alias bomb?); accepted: "
+            f"aliases adding at most {ALIAS_EXPANSION_LIMIT:,} nodes"
+        )
 
 
 def parse_model(where: str, text: str, model: type[M]) -> M:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 from rich.table import Table
 
@@ -136,3 +139,67 @@ def test_the_width_is_the_option_then_columns_then_80(
 
 def _no_terminal(descriptor: int = 1) -> os.terminal_size:
     raise OSError(25, "Inappropriate ioctl for device")
+
+
+# --- output_format: the format of an output file is the one its name says ------------------------------
+
+_MUSIC = {
+    "wav": (".wav",),
+    "flac": (".flac",),
+    "svg": (".svg",),
+    "columns": (".columns.svg", ".svg"),
+    "json": (".json",),
+}
+
+
+@pytest.mark.parametrize(
+    ("out", "given", "strict", "expected"),
+    [
+        (None, None, False, "wav"),
+        ("-", None, True, "wav"),
+        ("-", "json", True, "json"),
+        ("a.flac", None, True, "flac"),
+        ("A.FLAC", None, True, "flac"),
+        ("dir.v2/a", None, True, "wav"),  # no extension: the default
+        ("a.svg", None, True, "svg"),  # an ending two formats share: the first
+        ("a.columns.svg", None, True, "columns"),  # the longest ending wins
+        ("a.svg", "columns", True, "columns"),  # columns are written as .svg too
+        ("a.flac", "flac", True, "flac"),
+        ("a.ogg", "wav", True, "wav"),  # an unknown ending with --format: as given
+        ("notes.txt", None, False, "wav"),  # not strict: an unknown ending gives the default
+        (".hidden", None, True, "wav"),
+    ],
+)
+def test_output_format(out: str | None, given: str | None, strict: bool, expected: str) -> None:
+    from dianli.cli.common import output_format
+
+    assert output_format(out, given, _MUSIC, "wav", strict) == expected
+
+
+@pytest.mark.parametrize(
+    ("out", "given", "said"),
+    [
+        ("a.flac", "wav", "'a.flac' ends in '.flac', a flac file, but --format is 'wav'"),
+        ("a.columns.svg", "json", "a columns file, but --format is 'json'"),
+        ("a.ogg", None, "'a.ogg' ends in '.ogg', which no format of this command is written as"),
+    ],
+)
+def test_a_name_that_contradicts_the_format_is_refused(out: str, given: str | None, said: str) -> None:
+    from dianli.api import DianliError
+    from dianli.cli.common import output_format
+
+    with pytest.raises(DianliError, match=re.escape(said)):
+        output_format(out, given, _MUSIC, "wav", strict=True)
+
+
+@given(st.text(max_size=30), st.sampled_from([None, *_MUSIC]), st.booleans())
+def test_output_format_is_a_format_or_a_clear_error(name: str, given: str | None, strict: bool) -> None:
+    from dianli.api import DianliError
+    from dianli.cli.common import output_format
+
+    try:
+        found = output_format(name, given, _MUSIC, "wav", strict)
+    except DianliError as exc:
+        assert "accepted:" in str(exc)
+        return
+    assert found in _MUSIC and (given is None or found == given)

@@ -27,6 +27,7 @@ from dianli.api import (
 from dianli.opendata.check import read_table
 from dianli.opendata.schema import table_schema
 from dianli.opendata.tables import Tables
+from dianli.written import MANIFEST
 
 Row = dict[str, Any]
 
@@ -58,9 +59,9 @@ def test_the_package_is_valid(packages: dict[str, Path], fmt: str) -> None:
 
 
 def test_the_files_of_each_format(packages: dict[str, Path]) -> None:
-    csv_files = sorted(p.name for p in (packages["csv"].parent / "data").iterdir())
+    csv_files = sorted(p.name for p in (packages["csv"].parent / "data").iterdir() if p.name != MANIFEST)
     assert csv_files == sorted(f"{t.name}.csv" for t in EXPORT_TABLES)
-    assert [p.name for p in packages["json"].parent.iterdir()] == ["datapackage.json"]
+    assert [p.name for p in packages["json"].parent.iterdir() if p.name != MANIFEST] == ["datapackage.json"]
     header = (packages["csv"].parent / "data" / "steps.csv").read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith("rite,witness,number,part,")
 
@@ -251,5 +252,5 @@ def test_an_unknown_format_names_the_formats(tables: Tables, tmp_path: Path) -> 
 def test_a_json_export_replaces_an_earlier_csv_one(tables: Tables, tmp_path: Path) -> None:
     write_datapackage(tables, tmp_path, "csv")
     path = write_datapackage(tables, tmp_path, "json")
-    assert [p.name for p in tmp_path.iterdir()] == ["datapackage.json"]
+    assert [p.name for p in tmp_path.iterdir() if p.name != MANIFEST] == ["datapackage.json"]
     assert [r["name"] for r in json.loads(path.read_text(encoding="utf-8"))["resources"]][-1] == "citations"

@@ -20,7 +20,15 @@ from dianli.api import (
     measure_alignment,
     witness_ids,
 )
-from dianli.cli.common import console, run_guarded, write_file, write_text_output
+from dianli.cli.common import (
+    check_output_path,
+    console,
+    force_option,
+    format_for,
+    run_guarded,
+    write_file,
+    write_text_output,
+)
 from dianli.cli.lines import fit_text
 
 
@@ -41,7 +49,9 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def align(
         witness: str = typer.Argument(..., help="The witness to align (dianli texts list)."),
-        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, json or html."),  # noqa: B008
+        fmt: Format | None = typer.Option(  # noqa: B008
+            None, "--format", "-f", help="text, json or html (default: from the --out name, else text)."
+        ),
         show: list[str] | None = typer.Option(  # noqa: B008
             None, "--show", help="In text: only these classes (same, variant, new; repeatable)."
         ),
@@ -58,6 +68,7 @@ def register(app: typer.Typer) -> None:
             help="Write the same clauses into the witness folder's alignment.yaml: agreeing citations of the "
             "elements in its reading.",
         ),
+        force: bool = force_option(),
     ) -> None:
         """Align every clause of WITNESS with the modelled clauses of the other witnesses of its language:
         *same* (an agreeing citation of the element), *variant* (a different reading, differences marked),
@@ -72,19 +83,25 @@ def register(app: typer.Typer) -> None:
                 from dianli.api import UnknownValueError
 
                 raise UnknownValueError("--show class", name, CLASS_NAMES)
+        fmt = format_for(Format, fmt, out, Format.text)
+        target = next(i.folder for i in manifest() if i.id == witness) / ALIGNMENT_FILE
+        for path in (out, draft, target if write else None):
+            if path is not None:
+                check_output_path(path, force)
         result = align_witness(witness)
         measured = measure_alignment(witness) if measure else None
         if draft is not None:
-            write_text_output(alignment_draft(result), draft)
+            write_text_output(alignment_draft(result), draft, force)
         if write:
-            target = next(i.folder for i in manifest() if i.id == witness) / ALIGNMENT_FILE
-            write_file(target, alignment_file(result))
+            write_file(target, alignment_file(result), force)
             print(f"wrote {target}", file=sys.stderr)
         if fmt is Format.json:
-            write_text_output(json.dumps(alignment_data(result, measured), ensure_ascii=False, indent=1), out)
+            write_text_output(
+                json.dumps(alignment_data(result, measured), ensure_ascii=False, indent=1), out, force
+            )
             return
         if fmt is Format.html:
-            write_text_output(alignment_html(result), out)
+            write_text_output(alignment_html(result), out, force)
             return
         counts = result.counts()
         head = [
@@ -103,4 +120,4 @@ def register(app: typer.Typer) -> None:
             width = console.width
             hang = CLAUSE_COLUMN if width >= 2 * CLAUSE_COLUMN else 2
             head, lines = [fit_text("\n".join(head), width)], [fit_text(x, width, hang) for x in lines]
-        write_text_output("\n".join([*head, *lines]), out)
+        write_text_output("\n".join([*head, *lines]), out, force)

@@ -9,7 +9,7 @@ from enum import StrEnum
 import typer
 
 from dianli.api import collate, collatex_json, collation_html, collation_lines, collation_tei
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import check_output_path, force_option, format_for, run_guarded, write_text_output
 
 
 class Format(StrEnum):
@@ -34,7 +34,12 @@ def register(app: typer.Typer) -> None:
         section: str | None = typer.Argument(
             None, help="Narrow to one of the rite's sub-sections (id or title, e.g. sheji.chenshe)."
         ),
-        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, html, tei, csv or json."),  # noqa: B008
+        fmt: Format | None = typer.Option(  # noqa: B008
+            None,
+            "--format",
+            "-f",
+            help="text, html, tei, csv or json (default: from the --out name, else text).",
+        ),
         kind: Kind = typer.Option(  # noqa: B008
             Kind.auto,
             "--kind",
@@ -49,6 +54,7 @@ def register(app: typer.Typer) -> None:
         ),
         width: int = typer.Option(80, "--width", min=30, help="Text: wrap lines at this many columns."),
         out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+        force: bool = force_option(),
     ) -> None:
         """Collate every witness that holds RITE's section (or SECTION inside it). Witnesses of one textual
         family (one copies the other: long shared runs of characters) are collated character by character,
@@ -69,6 +75,8 @@ def register(app: typer.Typer) -> None:
         )
         from dianli.errors import DianliError
 
+        fmt = format_for(Format, fmt, out, Format.text)
+        check_output_path(out or "-", force)
         chosen, why = choose(rite, section)
         if kind is not Kind.auto:
             chosen = kind.value
@@ -76,16 +84,16 @@ def register(app: typer.Typer) -> None:
         if chosen == "synoptic":
             result = synopsis(rite, section)
             if fmt is Format.tei:
-                write_text_output(synopsis_tei(result), out)
+                write_text_output(synopsis_tei(result), out, force)
             elif fmt is Format.csv:
-                write_text_output(synopsis_csv(result), out)
+                write_text_output(synopsis_csv(result), out, force)
             elif fmt is Format.json:
                 records = synopsis_records(result)
-                write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out)
+                write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out, force)
             elif fmt is Format.html:
-                write_text_output(synopsis_html(result), out)
+                write_text_output(synopsis_html(result), out, force)
             else:
-                write_text_output("\n".join(synopsis_lines(result, width)), out)
+                write_text_output("\n".join(synopsis_lines(result, width)), out, force)
             return
         if fmt is Format.csv:
             raise DianliError(
@@ -93,10 +101,10 @@ def register(app: typer.Typer) -> None:
             )
         result_t = collate(rite, section, base=base)
         if fmt is Format.tei:
-            write_text_output(collation_tei(result_t), out)
+            write_text_output(collation_tei(result_t), out, force)
         elif fmt is Format.json:
-            write_text_output(collatex_json(result_t), out)
+            write_text_output(collatex_json(result_t), out, force)
         elif fmt is Format.html:
-            write_text_output(collation_html(result_t), out)
+            write_text_output(collation_html(result_t), out, force)
         else:
-            write_text_output("\n".join(collation_lines(result_t, width)), out)
+            write_text_output("\n".join(collation_lines(result_t, width)), out, force)

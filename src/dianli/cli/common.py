@@ -14,8 +14,9 @@ import os
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from enum import StrEnum
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 _PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 P = ParamSpec("P")
 R = TypeVar("R")
+E = TypeVar("E", bound=StrEnum)
 DEFAULT_WIDTH = 80
 """The width of text when the output is not a terminal and neither ``--width`` nor ``COLUMNS`` says."""
 
@@ -206,8 +208,33 @@ def writing_to(path: str | os.PathLike[str]) -> Iterator[None]:
         raise OutputPathError(path, exc) from exc
 
 
-def check_output_path(path: str | os.PathLike[str]) -> None:
-    """Fail early, before slow work, when ``path`` cannot be written (its folder is missing or read-only)."""
+FORCE_HELP = (
+    "Replace output files dianli did not write (or that were changed since it wrote them); without it such "
+    "a file is never replaced and the command names it."
+)
+"""The help of every writing command's ``--force`` (see :mod:`dianli.written`)."""
+
+
+def force_option() -> bool:
+    """The ``--force`` option of a command that writes files: ``force: bool = force_option()``."""
+    value: bool = typer.Option(False, "--force", help=FORCE_HELP)
+    return value
+
+
+def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
+    """Refuse '-' for an option that names a folder (standard output cannot hold a folder of files)."""
+    if os.fspath(path) == "-":
+        raise DianliError(
+            f"{option} -: {option} names a folder to write files into, and standard output is not one; "
+            f"accepted: a folder path (created if missing)"
+        )
+
+
+def check_output_path(path: str | os.PathLike[str], force: bool = False) -> None:
+    """Fail early, before slow work, when ``path`` cannot be written (its folder is missing or read-only), or
+    is a file dianli may not replace (:func:`dianli.written.check`) and ``force`` is not given."""
+    from dianli import written
+
     target = os.fspath(path)
     if target == "-":
         return
@@ -218,26 +245,92 @@ def check_output_path(path: str | os.PathLike[str]) -> None:
         raise OutputPathError(target, FileNotFoundError(2, f"folder {folder} does not exist"))
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputPathError(target, PermissionError(13, f"folder {folder} is not writable"))
+    written.check([target], force)
 
 
-def write_file(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` (text as UTF-8) to the file ``path``; an unwritable path is an OutputPathError."""
+def write_file(path: str | os.PathLike[str], data: str | bytes, force: bool = False) -> None:
+    """Write ``data`` (text as UTF-8) to the file ``path``, atomically, and record it as dianli's
+    (:mod:`dianli.written`): a file dianli did not write is refused unless ``force``; an unwritable path
+    is an OutputPathError."""
+    from dianli import written
+
+    body = data if isinstance(data, bytes) else supplied_text(data).encode("utf-8")
     with writing_to(path):
-        if isinstance(data, bytes):
-            with open(path, "wb") as binary:
-                binary.write(data)
-        else:
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(supplied_text(data))
+        written.write(path, body, force)
 
 
-def write_text_output(text: str, out: str | None) -> None:
+def write_text_output(text: str, out: str | None, force: bool = False) -> None:
     """Print to stdout, or write to the file ``out`` (a path the user gave; '-' means stdout)."""
     if out is None or out == "-":
         text = supplied_text(text)
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return
-    write_file(out, text)
+    check_output_path(out, force)
+    write_file(out, text, force)
+
+
+FILE_ENDINGS: dict[str, tuple[str, ...]] = {
+    "text": (".txt",),
+    "json": (".json",),
+    "csv": (".csv",),
+    "html": (".html", ".htm"),
+    "tei": (".tei.xml", ".xml"),
+    "svg": (".svg",),
+}
+"""The file-name endings of the text formats the commands write (see :func:`output_format`)."""
+
+
+def endings_of(*formats: str) -> dict[str, tuple[str, ...]]:
+    """:data:`FILE_ENDINGS` of ``formats`` only."""
+    return {f: FILE_ENDINGS[f] for f in formats}
+
+
+def output_format(
+    out: str | os.PathLike[str] | None,
+    given: str | None,
+    endings: Mapping[str, Sequence[str]],
+    default: str,
+    strict: bool = False,
+) -> str:
+    """The format of an output file: ``given`` (``--format``) when given, else the one the name of ``out``
+    ends with, else ``default``. ``endings`` maps each format to the file-name endings it is written as
+    (lower case, longest first where one ends another: ``.columns.svg`` before ``.svg``).
+
+    A name whose ending belongs to another format than ``given`` is an error naming both (``-o a.flac
+    --format wav``); with ``strict`` (a format whose bytes a reader cannot tell by eye: audio), a name with
+    an ending no format has is an error too, when ``--format`` is not given."""
+    if out is None or os.fspath(out) == "-":
+        return given or default
+    name = os.path.basename(os.fspath(out)).lower()
+    matches = [(len(e), f, e) for f, ends in endings.items() for e in ends if name.endswith(e)]
+    if given is not None:
+        if matches and not any(f == given for _, f, _ in matches):
+            _, named, ending = max(matches, key=lambda m: m[0])
+            raise DianliError(
+                f"the file name {os.fspath(out)!r} ends in {ending!r}, a {named} file, but --format is "
+                f"{given!r}; accepted: a name ending in {' or '.join(repr(e) for e in endings.get(given, ()))} "
+                f"for {given}, or --format {named}"
+            )
+        return given
+    if matches:
+        longest = max(m[0] for m in matches)
+        return next(f for length, f, _ in matches if length == longest)
+    _, dot, suffix = name.rpartition(".")
+    if strict and dot and suffix and name.rpartition(".")[0]:
+        known = [e for ends in endings.values() for e in ends]
+        raise DianliError(
+            f"the file name {os.fspath(out)!r} ends in '.{suffix}', which no format of this command is "
+            f"written as; accepted: a name ending in {', '.join(known)}, or --format FORMAT to say which"
+        )
+    return default
+
+
+def format_for(
+    kind: type[E], given: E | None, out: str | os.PathLike[str] | None, default: E, strict: bool = False
+) -> E:
+    """:func:`output_format` for a command whose formats are the members of the enum ``kind``."""
+    names = [member.value for member in kind]
+    return kind(output_format(out, given.value if given else None, endings_of(*names), default.value, strict))
 
 
 def display_width(text: str) -> int:

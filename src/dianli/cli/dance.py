@@ -29,7 +29,18 @@ from dianli.api import (
     parse_dance,
     witness_label,
 )
-from dianli.cli.common import check_output_path, console, run_guarded, write_file, write_text_output
+from dianli.cli.common import (
+    check_output_path,
+    console,
+    endings_of,
+    force_option,
+    run_guarded,
+    write_file,
+    write_text_output,
+)
+from dianli.cli.common import (
+    output_format as file_format,
+)
 from dianli.cli.lines import write_fitted
 
 FORMATS = ("text", "json")
@@ -92,7 +103,9 @@ def dance(
     html: str | None = typer.Option(
         None, "--html", help="Write the animation as a self-contained HTML file."
     ),
-    output_format: str = typer.Option("text", "--format", "-f", help="text or json."),
+    output_format: str | None = typer.Option(
+        None, "--format", "-f", help="text or json (default: from the --out name, else text)."
+    ),
     witness: str | None = typer.Option(
         None, "--witness", "-w", help="Only this witness (default: all that hold it)."
     ),
@@ -100,10 +113,15 @@ def dance(
         None, "--out", "-o", help="Write text/JSON to this file instead of stdout."
     ),
     audio: bool = typer.Option(True, "--audio/--no-audio", help="Embed the movement's music in the HTML."),
+    force: bool = force_option(),
 ) -> None:
     """The 佾舞 of a movement: each sung character's parsed pose for both ranks, or its animation."""
-    if output_format not in FORMATS:
+    if output_format is not None and output_format not in FORMATS:
         raise UnknownValueError("format", output_format, FORMATS)
+    output_format = file_format(out, output_format, endings_of(*FORMATS), "text")
+    for path in (html, out):
+        if path is not None:
+            check_output_path(path, force)
     if witness is not None and witness not in dance_witnesses():
         raise UnknownValueError("dance witness", witness, dance_witnesses())
     if movement.strip().lower() in REPORTS:
@@ -111,16 +129,15 @@ def dance(
             raise DianliError("--html is for a movement, not for 'asymmetries'")
         payload: Any = {"asymmetries": dance_asymmetries_json(), "emendations": _emendations_json()}
         if output_format == "json":
-            write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out)
+            write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out, force)
         else:
-            write_fitted(_asymmetries_text(), out)
+            write_fitted(_asymmetries_text(), out, force=force)
         return
     mov = dance_movement(movement)
     if html:
-        check_output_path(html)
         sound = dance_audio(mov.id) if audio else None
         page = dance_html(mov.id, witness, audio=sound)
-        write_file(html, page)
+        write_file(html, page, force)
         console.print(f"wrote {html} ({len(page) // 1024} KiB): {mov.names[0]} · {mov.names[1]}")
         return
     if output_format == "json":
@@ -132,9 +149,9 @@ def dance(
                 w: dance_poses_json(w, mov.id) for w in ((witness,) if witness else dance_witnesses())
             },
         }
-        write_text_output(json.dumps(data, ensure_ascii=False, indent=1), out)
+        write_text_output(json.dumps(data, ensure_ascii=False, indent=1), out, force)
         return
-    write_fitted(_poses_text(mov.id, witness), out)
+    write_fitted(_poses_text(mov.id, witness), out, force=force)
 
 
 def _emendations_json() -> list[dict[str, str]]:

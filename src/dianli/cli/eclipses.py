@@ -22,7 +22,7 @@ from dianli.api import (
     place_chinese_date_label,
     to_chinese,
 )
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import FORCE_HELP, check_output_path, format_for, run_guarded, write_text_output
 from dianli.cli.lines import write_fitted
 
 
@@ -117,10 +117,16 @@ def eclipses_command(
             "--place", "-p", help="Place id or name (福州府, 臺灣府 …); default: the provincial capital."
         ),
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="text or json.")] = Format.text,
+    fmt: Annotated[
+        Format | None,
+        typer.Option("--format", "-f", help="text or json (default: from the --out name, else text)."),
+    ] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Solar and lunar eclipses of a year with their local circumstances, and whether 救護 is held there."""
+    fmt = format_for(Format, fmt, out, Format.text)
+    check_output_path(out or "-", force)
     unit = get_place(place_name, year) if place_name is not None else default_place()
     place = unit.nearest(year)  # the seat of that year (or the nearest it had)
     found = [local_circumstances(e, place.latitude_deg, place.longitude_deg) for e in eclipses_in_year(year)]
@@ -132,9 +138,9 @@ def eclipses_command(
             "assumptions": list(ECLIPSE_ASSUMPTIONS),
             "eclipses": [record(x) for x in found],
         }
-        write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out)
+        write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out, force)
         return
-    write_fitted(render_text(place, year, found), out)
+    write_fitted(render_text(place, year, found), out, force=force)
 
 
 def register(app: typer.Typer) -> None:

@@ -23,7 +23,15 @@ from dianli.api import (
     parse_export_years,
     write_datapackage,
 )
-from dianli.cli.common import console, err_console, run_guarded, writing_to
+from dianli.cli.common import (
+    check_output_folder,
+    console,
+    err_console,
+    force_option,
+    run_guarded,
+    writing_to,
+)
+from dianli.opendata.package import check_package_folder
 
 DEFAULT_YEARS = (
     str(EXPORT_DEFAULT_YEARS.start)
@@ -68,13 +76,18 @@ def register(app: typer.Typer) -> None:
             "the mid-Qing, so one year shows every governing witness at work; each year adds about 8,000 "
             "rows and 5 s (1644..1911 takes some 20 minutes).",
         ),
+        force: bool = force_option(),
     ) -> None:
         """Write the whole model as a Frictionless data package: witnesses, places (CHGIS ids, periods),
         rites, readings, steps, offerings, tablets, observance rules and dated observances, variants and
         citations (resolved to offsets), each table with its Table Schema (types, descriptions, primary and
         foreign keys); then check it."""
         check_export_format(fmt)
+        check_output_folder(out, "--out")
         wanted = parse_export_years(years)
+        check_package_folder(
+            out, fmt, force
+        )  # a file dianli did not write is said before the tables are built
         with writing_to(out):  # an unwritable folder is said before the tables are built
             out.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
@@ -89,7 +102,7 @@ def register(app: typer.Typer) -> None:
             tables = build_export_tables(wanted, step)
             step("writing", 0, 1)
             with writing_to(out):
-                path = write_datapackage(tables, out, fmt)
+                path = write_datapackage(tables, out, fmt, force)
             step("writing", 1, 1)
             step("checking", 0, 2)
             own = check_datapackage(path)

@@ -14,8 +14,18 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from dianli import written
 from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
-from dianli.cli.common import err_console, run_guarded, wrap, write_file, write_text_output, writing_to
+from dianli.cli.common import (
+    check_output_folder,
+    err_console,
+    force_option,
+    run_guarded,
+    wrap,
+    write_file,
+    write_text_output,
+    writing_to,
+)
 
 CLASSES = ("same", "variant", "new", "missing")
 
@@ -101,20 +111,30 @@ def register(app: typer.Typer) -> None:
             help=f"Write each witness's {ALIGNMENT_FILE} into its folder (as align --write).",
         ),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="Summary as text, json or csv."),  # noqa: B008
+        force: bool = force_option(),
     ) -> None:
         """Align every witness of FOLDER to the model in parallel with Dask: one task per witness, on local
         processes or a dask.distributed cluster; print clauses and classes per witness."""
+        for given, option in ((drafts, "--drafts"), (out, "--out")):
+            if given is not None:
+                check_output_folder(given, option)
         if folder is None:
             folder = package_witnesses()
         if drafts is not None:
             with writing_to(drafts), warnings.catch_warnings(record=True) as warned:
                 warnings.simplefilter("always")
-                folder = draft_corpus(folder, drafts)  # the drafts' folder made and written
+                folder = draft_corpus(folder, drafts, force)  # the drafts' folder made and written
             for warning in warned:  # the message only: no code path is shown to a reader
                 err_console.print(f"warning: {warning.message}", markup=False, highlight=False)
             err_console.print(f"drafted witness folders in {drafts}")
         _, found = corpus_folder(folder)
         wanted = tuple(witness) if witness else tuple(w for w, _ in found)
+        # every file the run will replace is checked before the alignment (none written if one is refused)
+        if out is not None:
+            names = [f"{w}.{end}" for w in wanted for end in ("alignment.json", "draft.yaml")]
+            written.check([out / name for name in [*names, "summary.csv"]], force)
+        if write:
+            written.check([where / ALIGNMENT_FILE for w, where in found if w in wanted], force)
         show = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
         columns = (TextColumn("aligning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=err_console, transient=True, disable=not show) as bar:
@@ -131,13 +151,13 @@ def register(app: typer.Typer) -> None:
                 out.mkdir(parents=True, exist_ok=True)
             for r in run.results:
                 data = json.dumps(r.report, ensure_ascii=False, indent=1)
-                write_file(out / f"{r.witness}.alignment.json", data)
-                write_file(out / f"{r.witness}.draft.yaml", r.draft)
-            write_file(out / "summary.csv", _csv(run))
+                write_file(out / f"{r.witness}.alignment.json", data, force)
+                write_file(out / f"{r.witness}.draft.yaml", r.draft, force)
+            write_file(out / "summary.csv", _csv(run), force)
             err_console.print(f"wrote {len(run.results) * 2 + 1} files to {out}")
         if write:
             for r in run.results:
-                write_file(Path(r.folder) / ALIGNMENT_FILE, r.alignment_yaml)
+                write_file(Path(r.folder) / ALIGNMENT_FILE, r.alignment_yaml, force)
             err_console.print(f"wrote {ALIGNMENT_FILE} in {len(run.results)} witness folders")
         if fmt is Format.json:
             summary = {

@@ -141,10 +141,10 @@ def fit_text(text: str, width: int, hang: int = 2) -> str:
     return "\n".join(part for line in supplied_text(text).split("\n") for part in fit_line(line, width, hang))
 
 
-def write_fitted(text: str, out: str | None = None, hang: int = 2) -> None:
+def write_fitted(text: str, out: str | None = None, hang: int = 2, force: bool = False) -> None:
     """Print ``text`` fitted to the console's width (the terminal's, ``--width``, or 80 when piped), or
     write it as it is to the file ``out`` (a path the user gave; '-' means stdout)."""
     if out is None or out == "-":
         write_text_output(fit_text(text, width(), hang), None)
     else:
-        write_text_output(text, out)
+        write_text_output(text, out, force)

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 
 import typer
 from rich.progress import Progress
@@ -12,7 +18,9 @@ from dianli.api import (
     MUSIC_FILE_EXTENSIONS,
     MUSIC_FORMATS,
     SUITE_FORMATS,
+    DianliError,
     MovementApparatus,
+    OutOfRangeError,
     Timing,
     Tuning,
     UnknownValueError,
@@ -35,7 +43,17 @@ from dianli.api import (
     score_witnesses,
     witness_label,
 )
-from dianli.cli.common import check_output_path, console, run_guarded, wrap, write_text_output, writing_to
+from dianli.cli.common import (
+    check_output_path,
+    console,
+    force_option,
+    is_terminal,
+    output_format,
+    run_guarded,
+    wrap,
+    write_text_output,
+    writing_to,
+)
 from dianli.cli.lines import TAB, write_fitted
 
 SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
@@ -142,25 +160,74 @@ def _findings(as_json: bool) -> None:
         console.print(f"[bold]{f.topic}[/] {f.subject}: {name_ids(f.message)}")
 
 
+MUSIC_FILE_ENDINGS: dict[str, tuple[str, ...]] = {
+    "wav": (".wav",),
+    "flac": (".flac",),
+    "mid": (".mid", ".midi"),
+    "musicxml": (".musicxml", ".xml"),
+    "mei": (".mei",),
+    "svg": (".svg",),
+    "columns": (".columns.svg", ".svg"),
+    "json": (".json",),
+}
+"""The file-name endings each music format is written as: ``-o NAME.EXT`` picks the format."""
+TEXT_MUSIC_FORMATS = ("musicxml", "mei", "svg", "columns", "json")
+"""The music formats that are text (the others — audio, MIDI — are bytes)."""
+
+
+def _render_to(path: str, fmt: str, force: bool, render: Callable[[str], str]) -> None:
+    """Run ``render`` (which writes a file at the path it is given, or returns the text of a text format
+    for '-') so that ``path`` is replaced only when dianli may (:mod:`dianli.written`), atomically; '-'
+    writes the file to standard output, refused for bytes when that is a terminal."""
+    from dianli import written
+
+    if path == "-":
+        if fmt in TEXT_MUSIC_FORMATS:
+            write_text_output(render("-"), None)
+            return
+        if is_terminal():
+            raise DianliError(
+                f"-o - writes the {fmt} file to standard output, which is a terminal here; accepted: "
+                f"standard output redirected or piped (-o - > file.{fmt}, -o - | player), or -o FILE"
+            )
+        with tempfile.TemporaryDirectory(prefix="dianli-music-") as folder:
+            piped = os.path.join(folder, f"out.{MUSIC_FILE_EXTENSIONS.get(fmt, fmt)}")
+            render(piped)
+            sys.stdout.flush()
+            with open(piped, "rb") as source:
+                shutil.copyfileobj(source, sys.stdout.buffer, 1 << 20)
+            sys.stdout.buffer.flush()
+        return
+    check_output_path(path, force)
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.part{''.join(target.suffixes[-1:])}")
+    try:
+        with writing_to(path):
+            render(str(temporary))
+            written.check([target], force)  # checked again: a file may have appeared meanwhile
+            if force and target.is_symlink():
+                target.unlink()
+            os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+    written.record([target])
+    console.print(f"wrote {path}")
+
+
 def _suite(
-    fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None, voices: bool
+    fmt: str, out: str | None, timing: Timing, tuning: Tuning, witness: str | None, voices: bool, force: bool
 ) -> None:
     if fmt not in SUITE_FORMATS:
         raise UnknownValueError("music format for the suite", fmt, SUITE_FORMATS)
     path = out or f"dacheng.{MUSIC_FILE_EXTENSIONS.get(fmt, fmt)}"
-    check_output_path(path)
-    with Progress(console=console, transient=True) as progress:
+    check_output_path(path, force)
+    with Progress(console=console, transient=True, disable=not is_terminal()) as progress:
         task = progress.add_task("大成樂 suite", total=None)
 
         def step(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        with writing_to(path):
-            result = render_suite(fmt, path, timing, tuning, step, witness, voices)
-    if path == "-":
-        write_text_output(result, None)
-    else:
-        console.print(f"wrote {result}")
+        _render_to(path, fmt, force, lambda to: render_suite(fmt, to, timing, tuning, step, witness, voices))
 
 
 def register(app: typer.Typer) -> None:
@@ -208,6 +275,7 @@ def register(app: typer.Typer) -> None:
             "--voices",
             help="Speak the calls of 麾生 and 節生 in the audio (needs espeak-ng): a rehearsal track.",
         ),
+        force: bool = force_option(),
     ) -> None:
         """The 大成樂: `dianli music 寧平 -o ningping.wav`, `dianli music suite`, `dianli music fingering 太四`,
         `dianli music apparatus` (where the score witnesses differ)."""
@@ -227,14 +295,19 @@ def register(app: typer.Typer) -> None:
             _instrument(note, as_json)
             return
         timing = default_timing(character_seconds, stroke_seconds, tempo)
-        tun = Tuning(tuning, huangzhong_hz or default_huangzhong_hz())
-        fmt = fmt or "wav"
+        try:
+            tun = Tuning(tuning, default_huangzhong_hz() if huangzhong_hz is None else huangzhong_hz)
+        except OutOfRangeError as exc:  # named as the user gave it
+            raise OutOfRangeError("--huangzhong-hz", huangzhong_hz, exc.valid) from exc
+        if fmt is not None and fmt not in MUSIC_FORMATS:
+            raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
+        fmt = output_format(out, fmt, MUSIC_FILE_ENDINGS, "wav", strict=True)
         if fmt not in MUSIC_FORMATS:
             raise UnknownValueError("music format", fmt, MUSIC_FORMATS)
         if witness is not None and witness not in score_witnesses():
             raise UnknownValueError("score witness", witness, score_witnesses())
         if target == "suite":
-            _suite(fmt, out, timing, tun, witness, voices)
+            _suite(fmt, out, timing, tun, witness, voices, force)
             return
         try:
             info = movement_info(target)
@@ -244,10 +317,6 @@ def register(app: typer.Typer) -> None:
                 "movement", target, (*accepted_movement_names(), *SUBCOMMANDS), hint
             ) from exc
         path = out or ("-" if fmt == "json" else f"{info.id}.{MUSIC_FILE_EXTENSIONS.get(fmt, fmt)}")
-        check_output_path(path)
-        with writing_to(path):
-            result = render_movement(info.id, fmt, path, timing, tun, witness, voices)
-        if path == "-":
-            write_text_output(result, None)
-        else:
-            console.print(f"wrote {result}")
+        _render_to(
+            path, fmt, force, lambda to: render_movement(info.id, fmt, to, timing, tun, witness, voices)
+        )

@@ -34,7 +34,16 @@ from dianli.api import (
     reign_year,
     witness_label,
 )
-from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
+from dianli.cli.common import (
+    FORCE_HELP,
+    check_output_path,
+    display_width,
+    format_for,
+    run_guarded,
+    wrap,
+    write_file,
+    write_text_output,
+)
 from dianli.cli.common import width as layout_width
 
 GAP = 1
@@ -237,19 +246,27 @@ def places_command(
     year: Annotated[
         int | None, typer.Option("--year", "-y", help="Only the units of this year, as they were then.")
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="text, json or csv.")] = Format.text,
+    fmt: Annotated[
+        Format | None,
+        typer.Option("--format", "-f", help="text, json or csv (default: from the --out name, else text)."),
+    ] = None,
     svg: Annotated[
         Path | None, typer.Option("--svg", help="Also write the map of --year as SVG to this file.")
     ] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write to this file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """The 府, 直隸州, 廳 and 縣 over time: names, levels, parents, CHGIS ids and seats, each period cited."""
+    fmt = format_for(Format, fmt, out, Format.text)
+    for path in (svg, out):
+        if path is not None:
+            check_output_path(path, force)
     if year is not None:
         _check_year(year)
     if svg is not None:
         if year is None:
             raise DianliError(f"--svg {svg} needs --year Y as well: the map shows the units of one year")
-        write_file(svg, places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"))
+        write_file(svg, places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"), force)
     width = layout_width()  # the terminal's, --width, or 80 when piped
     if fmt is Format.json:
         if year is not None:
@@ -258,11 +275,11 @@ def places_command(
             payload = {"units": [{"name": p.name, **p.model_dump(mode="json")} for p in all_places()]}
         payload["qing_rule_ends"] = [e.model_dump(mode="json") for e in qing_rule_ends()]
         payload["sources"] = [s.model_dump(mode="json") for s in place_sources()]
-        write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out)
+        write_text_output(json.dumps(payload, ensure_ascii=False, indent=2), out, force)
     elif fmt is Format.csv:
-        write_text_output(_csv(_year_records(year) if year is not None else _period_records()), out)
+        write_text_output(_csv(_year_records(year) if year is not None else _period_records()), out, force)
     else:
-        write_text_output(_text_year(year, width) if year is not None else _text_all(width), out)
+        write_text_output(_text_year(year, width) if year is not None else _text_all(width), out, force)
 
 
 def register(app: typer.Typer) -> None:

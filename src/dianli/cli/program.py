@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING
 import typer
 
 from dianli import cache
-from dianli.api import UnknownValueError
+from dianli.api import DianliError, UnknownValueError
 from dianli.api import program_inputs_fingerprint as inputs_fingerprint
 from dianli.cli import common
 from dianli.cli.common import (
     end_without_collecting,
+    force_option,
     is_terminal,
     run_guarded,
     supplied_text,
@@ -169,7 +170,9 @@ def program(
         "--practice",
         help="a practice profile whose day replaces the texts' rule (e.g. taipei-kongmiao)",
     ),
-    out: str = typer.Option(".", "--out", help="directory to write the booklet into"),
+    out: str = typer.Option(
+        ".", "--out", help="directory to write the booklet into (-: standard output, piped or redirected)"
+    ),
     fmt: str = typer.Option("html", "--format", help="html or json"),
     no_audio: bool = typer.Option(False, "--no-audio", help="leave the music out (small, fast)"),
     appendix: str = typer.Option(
@@ -177,6 +180,7 @@ def program(
         "--appendix",
         help="witness passages: full (in context), compact (quotes only, in columns), none",
     ),
+    force: bool = force_option(),
 ) -> None:
     """Write the booklet of one ceremony and print its absolute path (cached: a second run is instant)."""
     number = whole_year(year)
@@ -185,6 +189,12 @@ def program(
         raise UnknownValueError("format", fmt, FORMATS)
     if appendix not in APPENDICES:
         raise UnknownValueError("appendix", appendix, APPENDICES)
+    to_stdout = out == "-"
+    if to_stdout and is_terminal():
+        raise DianliError(
+            f"--out - writes the {fmt} booklet to standard output, which is a terminal here; accepted: standard "
+            f"output redirected or piped (--out - > booklet.{fmt}), or --out FOLDER"
+        )
     folder = Path(out).expanduser().absolute()
     audio = fmt == "html" and not no_audio
     args = (rite, place, str(number), season or "", witness or "", practice or "", fmt, appendix, str(audio))
@@ -201,10 +211,16 @@ def program(
             )
             cache.write(CACHE_KIND, key, name.encode("utf-8") + _NAME_END + data, f".{fmt}")
             cache.prune(CACHE_KIND, CACHE_MAX_BYTES)
+        if to_stdout:
+            progress.finish("done")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+            return
         with writing_to(folder):
             folder.mkdir(parents=True, exist_ok=True)
         path = folder / os.path.basename(name)
-        write_file(path, data)
+        write_file(path, data, force)
         progress.finish("done")
     typer.echo(str(path))
     if is_terminal("err_console"):

@@ -36,7 +36,16 @@ from dianli.api import (
     rite_venue_line,
     witness_label,
 )
-from dianli.cli.common import console, print_item, run_guarded, show_table, write_text_output
+from dianli.cli.common import (
+    check_output_path,
+    console,
+    force_option,
+    format_for,
+    print_item,
+    run_guarded,
+    show_table,
+    write_text_output,
+)
 
 
 class Format(StrEnum):
@@ -71,14 +80,19 @@ def register(app: typer.Typer) -> None:
             None, "--practice", help="A practice profile whose day replaces the texts' rule (after 1911)."
         ),
         role: str | None = typer.Option(None, "--role", "-r", help="Print only this role's cue sheet."),
-        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text, html or json."),  # noqa: B008
+        fmt: Format | None = typer.Option(  # noqa: B008
+            None, "--format", "-f", help="text, html or json (default: from the --out name, else text)."
+        ),
         out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
         alone: bool = typer.Option(
             False, "--alone", help="Only RITE, without the rites held with it on the same occasion."
         ),
+        force: bool = force_option(),
     ) -> None:
         """The numbered order of service of RITE at a place in a year: of its whole occasion (the rites
         its data holds before and after it, e.g. 崇聖祠 before 文廟), numbered across, unless --alone."""
+        fmt = format_for(Format, fmt, out, Format.text)
+        check_output_path(out or "-", force)
         occasion = occasion_of(rite, place, year, witness, practice)
         r = occasion.main.resolved
         members = [occasion.main] if alone else list(occasion.members)
@@ -119,11 +133,11 @@ def register(app: typer.Typer) -> None:
                 for m in members
                 for f in filled_texts(m.resolved)
             ]
-            write_text_output(json.dumps(data, ensure_ascii=False, indent=2), out)
+            write_text_output(json.dumps(data, ensure_ascii=False, indent=2), out, force)
             return
         if fmt is Format.html:
             page = rite_to_html(r, exhibits) if len(members) == 1 else occasion_html(occasion, rite_exhibits)
-            write_text_output(page, out)
+            write_text_output(page, out, force)
             return
         w = r.witness
         head = (
@@ -213,7 +227,7 @@ def register(app: typer.Typer) -> None:
             recorder = Console(file=io.StringIO(), record=True, width=160, highlight=False)
             for item in shown:
                 recorder.print(item)
-            write_text_output(recorder.export_text(), out)
+            write_text_output(recorder.export_text(), out, force)
             return
         for item in shown:
             print_item(item)

@@ -20,6 +20,7 @@ from dianli.api import (
     OutOfRangeError,
 )
 from dianli.cli.common import (
+    FORCE_HELP,
     check_output_path,
     end_without_collecting,
     run_guarded,
@@ -213,6 +214,7 @@ def calendar_command(
         "--practice",
         help="A practice profile whose days replace the texts' rules (e.g. seonggyungwan).",
     ),
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Every rite of a year at a place: Gregorian and Chinese dates, weekday, and where each date comes from.
     After 1911 the days are computed by the texts' rules, or given by a practice profile (--practice)."""
@@ -242,7 +244,7 @@ def calendar_command(
         if not FIRST_YEAR <= y <= LAST_YEAR:
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
     if ics is not None:
-        check_output_path(ics)
+        check_output_path(ics, force)
     overrides: dict[str, date] = {}
     if days:
         from dianli.api import parse_authority_days, parse_day  # the rites load only when days are given
@@ -279,7 +281,7 @@ def calendar_command(
                 )
             ).occurrences
         )
-        write_file(ics, to_ical(occurrences, place))
+        write_file(ics, to_ical(occurrences, place), force)
     if output_format is OutputFormat.json:
         from dianli.cli.common import console
 

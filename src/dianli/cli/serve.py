@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import tempfile
 from pathlib import Path
 
 import typer
 
-from dianli.api import OutputPathError
+from dianli.api import DianliError, OutputPathError
 from dianli.cli.common import run_guarded
 
 
@@ -16,12 +18,40 @@ def _check_state_file(path: Path) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputPathError(path, FileNotFoundError(f"no folder {folder}"))
-    probe = folder / f".{path.name}.probe"
-    try:
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
+    try:  # a probe of a name no other file has: nothing of the user's is written over or removed
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
     except OSError as exc:
         raise OutputPathError(path, exc) from exc
+
+
+def _check_tls(certfile: str | None, keyfile: str | None) -> None:
+    """Fail before serving (before the address is printed) when the certificate or its key is missing,
+    unreadable, or not a certificate and key that go together: what uvicorn would find only on start."""
+    import ssl
+
+    if keyfile is not None and certfile is None:
+        raise DianliError(
+            f"--ssl-keyfile {keyfile} without --ssl-certfile; accepted: both, or --ssl-certfile alone "
+            "(a PEM file holding the certificate and its key)"
+        )
+    if certfile is None:
+        return
+    for option, path in (("--ssl-certfile", certfile), ("--ssl-keyfile", keyfile)):
+        if path is not None and not Path(path).is_file():
+            raise DianliError(f"{option} {path}: no such file; accepted: a PEM file that exists")
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        given = f"--ssl-certfile {certfile}" + (f" --ssl-keyfile {keyfile}" if keyfile else "")
+        reason = exc.reason if isinstance(exc, ssl.SSLError) and exc.reason else None
+        why = f" ({reason.replace('_', ' ').lower()})" if reason and reason != "PEM lib" else ""
+        raise DianliError(
+            f"{given}: cannot be loaded as a certificate with its private key{why}; accepted: PEM files, e.g. "
+            "made by mkcert or openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem"
+        ) from exc
 
 
 @run_guarded
@@ -49,6 +79,7 @@ def serve(
 
     from dianli.web.app import create_app
 
+    _check_tls(ssl_certfile, ssl_keyfile)
     state = Path(live_state) if live_state else None
     if state is not None:
         _check_state_file(state)

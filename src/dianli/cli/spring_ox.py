@@ -21,7 +21,7 @@ from dianli.api import (
     spring_ox_svg,
     spring_ox_text,
 )
-from dianli.cli.common import check_output_path, run_guarded, write_file, write_text_output
+from dianli.cli.common import FORCE_HELP, check_output_path, run_guarded, write_file, write_text_output
 from dianli.cli.lines import write_fitted
 
 
@@ -53,9 +53,10 @@ def _spring_ox(
     day_source: str | None,
     boundary: str | None,
     option: list[str],
+    force: bool = False,
 ) -> None:
     if svg is not None:
-        check_output_path(svg)
+        check_output_path(svg, force)
     result = spring_ox(
         year,
         place=place,
@@ -70,7 +71,7 @@ def _spring_ox(
     else:
         write_fitted(spring_ox_text(result))
     if svg is not None:
-        write_file(svg, spring_ox_svg(result))
+        write_file(svg, spring_ox_svg(result), force)
         typer.echo(f"picture written to {svg}", err=True)
 
 
@@ -119,6 +120,7 @@ def register(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option("--option", "-o", help="Choose a reading of a disputed point: ATTRIBUTE=READING."),
         ] = None,
+        force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
     ) -> None:
         """The spring ox (土牛) and the Mang god (芒神) of a year: every attribute with its reason and source."""
-        _spring_ox(year, place, rule, svg, output_format, clock, day_source, boundary, option or [])
+        _spring_ox(year, place, rule, svg, output_format, clock, day_source, boundary, option or [], force)

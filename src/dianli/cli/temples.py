@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from dianli.api import PlaceTemples, Temple, temples, witness_label
-from dianli.cli.common import run_guarded, write_text_output
+from dianli.cli.common import check_output_path, force_option, format_for, run_guarded, write_text_output
 from dianli.cli.lines import write_fitted
 
 
@@ -61,12 +61,17 @@ def register(app: typer.Typer) -> None:
     @run_guarded
     def temples_command(
         place: str | None = typer.Option(None, "--place", "-p", help="Place id or name (臺灣府, 鳳山縣 …)."),
-        fmt: Format = typer.Option(Format.text, "--format", "-f", help="text or json."),  # noqa: B008
+        fmt: Format | None = typer.Option(  # noqa: B008
+            None, "--format", "-f", help="text or json (default: from the --out name, else text)."
+        ),
         out: str | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+        force: bool = force_option(),
     ) -> None:
         """The 祠祀 of 臺灣府 and its 縣/廳 as their witness lists them: name, location, founder, year, notes."""
+        fmt = format_for(Format, fmt, out, Format.text)
+        check_output_path(out or "-", force)
         entries = temples(place)
         if fmt is Format.json:
-            write_text_output(render_json(entries), out)
+            write_text_output(render_json(entries), out, force)
         else:
-            write_fitted(render_text(entries), out)
+            write_fitted(render_text(entries), out, force=force)

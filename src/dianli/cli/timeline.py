@@ -21,7 +21,16 @@ from dianli.api import (
     section_label,
     witness_ids,
 )
-from dianli.cli.common import display_width, run_guarded, supplied_text, wrap, write_file, write_text_output
+from dianli.cli.common import (
+    check_output_path,
+    display_width,
+    force_option,
+    run_guarded,
+    supplied_text,
+    wrap,
+    write_file,
+    write_text_output,
+)
 
 WIDTH = 80
 QUOTE_INDENT = 6
@@ -186,6 +195,7 @@ def register(app: typer.Typer) -> None:
             help="Only dates that name their era: no bare year (四十三年, 是年, 次年) carried over from an "
             "earlier date.",
         ),
+        force: bool = force_option(),
     ) -> None:
         """Every reign date the witnesses state (康熙五十一年, 雍正元年六月初四日 …; Ming, Southern Ming, 後金
         and earlier eras too), converted to the Gregorian year and day, in date order with its quotation,
@@ -196,6 +206,8 @@ def register(app: typer.Typer) -> None:
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
+        if svg is not None:
+            check_output_path(svg, force)
         events = dated_timeline(
             place=place,
             witness=witness,
@@ -206,7 +218,7 @@ def register(app: typer.Typer) -> None:
         titles = short_titles()
         if svg is not None:
             where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
-            write_file(svg, dated_events_svg(events, titles, f"dated events{where}", link=False))
+            write_file(svg, dated_events_svg(events, titles, f"dated events{where}", link=False), force)
         if fmt is Format.json:
             data = {
                 "place": get_place(place).id if place else None,

@@ -27,7 +27,16 @@ from dianli.api import (
     variation_timeline_svg,
     witness_label,
 )
-from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
+from dianli.cli.common import (
+    FORCE_HELP,
+    check_output_path,
+    display_width,
+    format_for,
+    run_guarded,
+    wrap,
+    write_file,
+    write_text_output,
+)
 from dianli.cli.common import width as layout_width
 
 LABEL = 11
@@ -167,7 +176,10 @@ def variants_command(
     rite: Annotated[
         str | None, typer.Option("--rite", help="Only the rules of this rite (id or name).")
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="text, json or csv.")] = Format.text,
+    fmt: Annotated[
+        Format | None,
+        typer.Option("--format", "-f", help="text, json or csv (default: from the --out name, else text)."),
+    ] = None,
     svg_timeline: Annotated[
         Path | None, typer.Option("--svg-timeline", help="Write the timeline of --rule as SVG to this file.")
     ] = None,
@@ -176,6 +188,7 @@ def variants_command(
     ] = None,
     year: Annotated[int | None, typer.Option("--year", "-y", help="The year of the --svg-map map.")] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write the report to this file.")] = None,
+    force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
     """Which witness reads each differing rule how (the 厲壇 days, the hymns' names, the 祝文 …), where and
     from when each reading is in force, each reading cited; a timeline and a map of one rule."""
@@ -187,17 +200,23 @@ def variants_command(
         raise DianliError(
             f"--svg-map {svg_map} needs --year Y: the map shows the readings in force that year"
         )
+    fmt = format_for(Format, fmt, out, Format.text)
+    for path in (svg_timeline, svg_map, out):
+        if path is not None:
+            check_output_path(path, force)
     rules = variation(rule, rite)
     if svg_timeline is not None:
-        write_file(svg_timeline, variation_timeline_svg(rules[0]))
+        write_file(svg_timeline, variation_timeline_svg(rules[0]), force)
     if svg_map is not None and year is not None:
-        write_file(svg_map, variation_map_svg(rules[0], year))
+        write_file(svg_map, variation_map_svg(rules[0], year), force)
     if fmt is Format.json:
-        write_text_output(json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out)
+        write_text_output(
+            json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out, force
+        )
     elif fmt is Format.csv:
-        write_text_output(csv_report(rules), out)
+        write_text_output(csv_report(rules), out, force)
     else:
-        write_text_output(text_report(rules, layout_width()), out)
+        write_text_output(text_report(rules, layout_width()), out, force)
 
 
 def register(app: typer.Typer) -> None:

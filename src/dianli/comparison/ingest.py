@@ -85,17 +85,16 @@ def raw_files(folder: Path) -> tuple[Path, ...]:
         return ()
 
 
-def draft_corpus(folder: Path, into: Path) -> Path:
+def draft_corpus(folder: Path, into: Path, force: bool = False) -> Path:
     """Draft a witness folder under ``into`` for each transcribed file of ``folder``
-    (:func:`dianli.corpus.draft.draft_folder`); return ``into``, a corpus folder."""
-    from dianli.corpus.draft import draft_folder
+    (:func:`dianli.corpus.draft.write_drafts`: a curator's edits merged, never overwritten, unless
+    ``force``); return ``into``, a corpus folder."""
+    from dianli.corpus.draft import write_drafts
 
     files = raw_files(folder)
     if not files:
         raise UnknownValueError("gazetteer folder", str(folder), [f"a folder holding *{RAW_SUFFIX} files"])
-    into.mkdir(parents=True, exist_ok=True)
-    for path in files:
-        draft_folder(path, into)
+    write_drafts(files, into, force)
     return into
 
 

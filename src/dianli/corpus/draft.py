@@ -64,7 +64,7 @@ import bisect
 import functools
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,7 +73,8 @@ from dianli.corpus.normalise import EDITORIAL_FORMS, KEY_GAP, fold, normalise
 from dianli.corpus.sections import CONTEXT_MARK, MID_START, SAME_PLACE
 from dianli.corpus.tree import section_defs
 from dianli.corpus.witnesses import MANIFEST_FILE, WitnessInfo, manifest
-from dianli.errors import DataError, UnknownValueError
+from dianli.datafile import read_transcription
+from dianli.errors import DataError, DianliError, UnknownValueError
 
 if TYPE_CHECKING:
     from dianli.corpus.sections import Section
@@ -635,9 +636,13 @@ def draft_manifest(path: Path) -> dict[str, Any]:
 
     if not path.is_file():
         raise UnknownValueError("gazetteer file", str(path), ["a transcribed text file (UTF-8)"])
-    text = path.read_text(encoding="utf-8")
+    text = read_transcription(path)
     header = read_header(text)
     body = witness_text(text)
+    if not body.strip():
+        raise DataError(
+            f"{path}: a header but no text after it; accepted: a transcribed text under its header"
+        )
     work = header.fields.get("WORK", "")
     title = re.sub(r"\s+", " ", _NOTE.sub("", work.split(" — ")[0])).strip() or path.stem
     short = re.split(r"[\s(（]", title, maxsplit=1)[0] or title
@@ -704,15 +709,112 @@ MANIFEST_COMMENT = """\
 """
 
 
-def draft_folder(path: Path, into: Path) -> Path:
+DRAFT_BASE = ".drafted.witness.yaml"
+"""Beside a drafted manifest: the draft as dianli last wrote it, the base of a merge with a curator's edits."""
+NEW_DRAFT = "witness.new-draft.yaml"
+"""Beside a curated manifest whose edits conflict with a new draft: the new draft, for the curator to merge."""
+
+
+@dataclass(frozen=True)
+class DraftWritten:
+    """What drafting one file did: its folder, and how its manifest met a curator's edits (if at all)."""
+
+    folder: Path
+    merged: bool = False
+    """The curator's edited manifest was merged with the new draft (no line changed by both)."""
+    conflicts: tuple[tuple[int, int], ...] = ()
+    """Lines (first, last) of the curator's manifest that the new draft changes otherwise: the manifest
+    was kept as the curator left it and the new draft written as :data:`NEW_DRAFT`."""
+
+
+def draft_folder(path: Path, into: Path, force: bool = False) -> Path:
     """Write the draft witness folder of a transcribed file under ``into`` (its manifest and a copy of the
-    text, unchanged) and return the folder."""
+    text, unchanged) and return the folder (see :func:`write_draft`)."""
+    return write_draft(path, into, force).folder
+
+
+def write_draft(path: Path, into: Path, force: bool = False) -> DraftWritten:
+    """Write the draft witness folder of a transcribed file under ``into``, never losing a curator's work
+    (:mod:`dianli.written`): a manifest the curator edited since dianli drafted it is merged with the new
+    draft line by line (:func:`dianli.merge3.merge3`, against the draft dianli last wrote), and where both
+    changed the same lines it is kept and the new draft written beside it; a copied text the curator
+    changed is refused (:class:`dianli.written.ForeignFileError`). ``force`` replaces both."""
     import yaml
+
+    from dianli import written
+    from dianli.merge3 import merge3
 
     data = draft_manifest(path)
     folder: Path = into / str(data["id"])
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / path.name).write_bytes(path.read_bytes())
+    copy = folder / path.name
+    source = path.read_bytes()
+    if not (copy.is_file() and not copy.is_symlink() and copy.read_bytes() == source):
+        written.write(copy, source, force)
     body = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
-    (folder / MANIFEST_FILE).write_text(MANIFEST_COMMENT + body, encoding="utf-8")
-    return folder
+    text = MANIFEST_COMMENT + body
+    target, base = folder / MANIFEST_FILE, folder / DRAFT_BASE
+    outcome = DraftWritten(folder)
+    if force or written.why_foreign(target) is None:
+        written.write(target, text.encode("utf-8"), force)
+    else:
+        if target.is_symlink() or not target.is_file():
+            written.check([target])  # a link or a folder: refused, named
+        ours = target.read_text(encoding="utf-8")
+        before = base.read_text(encoding="utf-8") if written.is_own(base) else ""
+        merged = merge3(before.splitlines(True), ours.splitlines(True), text.splitlines(True))
+        if merged.clean:
+            merged_text = "".join(merged.lines).encode("utf-8")  # the curator's work: never recorded as own
+            written.write(target, merged_text, force=True, own=False)
+            outcome = DraftWritten(folder, merged=True)
+        else:
+            written.write(folder / NEW_DRAFT, text.encode("utf-8"), force)
+            outcome = DraftWritten(folder, conflicts=tuple(merged.conflicts))
+    written.write(base, text.encode("utf-8"), force=force or written.is_own(base) or not base.exists())
+    return outcome
+
+
+def check_draft_ids(paths: Sequence[Path]) -> None:
+    """Refuse files whose names make one witness id (``a b.txt``, ``a-b.txt``, ``a_b.txt``), naming them."""
+    by_id: dict[str, list[Path]] = {}
+    for path in paths:
+        by_id.setdefault(_slug(path.stem), []).append(path)
+    clashes = {k: v for k, v in by_id.items() if len(v) > 1}
+    if clashes:
+        named = "; ".join(f"{', '.join(p.name for p in v)} → {k}" for k, v in sorted(clashes.items()))
+        raise DianliError(
+            f"these files would make one witness folder each, but their names give the same witness id: "
+            f"{named}; accepted: file names that differ in their latin letters or digits (rename one)"
+        )
+
+
+class DraftConflictError(DianliError):
+    """Curated manifests that a new draft changes where the curator changed them too: each kept as the
+    curator left it, the new draft beside it (:data:`NEW_DRAFT`)."""
+
+    def __init__(self, conflicts: Sequence[DraftWritten]) -> None:
+        self.drafts = list(conflicts)
+        named = "; ".join(
+            f"{d.folder / MANIFEST_FILE} lines "
+            + ", ".join(f"{a}–{b}" if a != b else str(a) for a, b in d.conflicts)
+            + f" (new draft: {d.folder / NEW_DRAFT})"
+            for d in conflicts
+        )
+        super().__init__(
+            f"kept your edits of {len(conflicts)} manifest(s) that the new draft changes too: {named}; "
+            "accepted: merge the new draft into your manifest by hand (then delete it), or --force to "
+            "replace your manifest with the new draft"
+        )
+
+
+def write_drafts(paths: Sequence[Path], into: Path, force: bool = False) -> list[DraftWritten]:
+    """Draft a witness folder under ``into`` for each of ``paths`` (:func:`write_draft`), after checking
+    that no two give one witness id; every folder is written, then a :class:`DraftConflictError` names
+    the manifests whose curator's edits conflict with their new draft."""
+    check_draft_ids(paths)
+    into.mkdir(parents=True, exist_ok=True)
+    done = [write_draft(path, into, force) for path in paths]
+    conflicts = [d for d in done if d.conflicts]
+    if conflicts:
+        raise DraftConflictError(conflicts)
+    return done

@@ -35,7 +35,7 @@ from dianli import cache
 from dianli.corpus.normalise import VARIANTS_FILE, Normalised, normalise, variant_cites
 from dianli.corpus.sources import Source, WitnessCite
 from dianli.corpus.tree import SECTIONS_FILE, section_defs
-from dianli.datafile import load_model_path
+from dianli.datafile import load_model_path, read_text_file
 from dianli.errors import DataError, UnknownValueError
 
 FRAGMENT_SEPARATOR = "\n\n⁂\n\n"
@@ -438,20 +438,15 @@ def _load_witness(witness_id: str) -> Witness:
         if index:
             parts.append(FRAGMENT_SEPARATOR)
             offset += len(FRAGMENT_SEPARATOR)
-        text = _read_text(info.folder / file.file)
+        text = _read_text(info.folder / file.file, info.folder)
         parts.append(text)
         fragments.append(Fragment(file.file, offset, offset + len(text), file.note, file.starts_in))
         offset += len(text)
     return Witness(info=info, fragments=tuple(fragments), norm=normalise("".join(parts)))
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(
-            f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); accepted: UTF-8"
-        ) from exc
+def _read_text(path: Path, folder: Path) -> str:
+    return read_text_file(path, within=folder, what="fragment")
 
 
 def all_witnesses() -> tuple[Witness, ...]:

@@ -36,6 +36,7 @@ from dianli.corpus.witnesses import manifest
 from dianli.errors import UnknownValueError
 from dianli.opendata.schema import TABLES, TableSchema
 from dianli.opendata.tables import DEFAULT_YEARS, Progress, Tables, _quiet, build_tables
+from dianli.written import MANIFEST
 
 FORMATS = ("csv", "json")
 DESCRIPTOR = "datapackage.json"
@@ -131,33 +132,56 @@ def csv_cell(value: Any) -> str:
     return supply(str(value))  # a character the transcription could not encode: 〔supplied〕, never a box
 
 
-def _write_csv(path: Path, schema: TableSchema, rows: list[dict[str, Any]]) -> None:
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\r\n")
-        writer.writerow(schema.field_names)
-        for row in rows:
-            writer.writerow([csv_cell(row[name]) for name in schema.field_names])
+def _csv_bytes(schema: TableSchema, rows: list[dict[str, Any]]) -> bytes:
+    handle = io.StringIO(newline="")
+    writer = csv.writer(handle, lineterminator="\r\n")
+    writer.writerow(schema.field_names)
+    for row in rows:
+        writer.writerow([csv_cell(row[name]) for name in schema.field_names])
+    return handle.getvalue().encode("utf-8")
 
 
-def write_package(tables: Tables, out: Path, fmt: str) -> Path:
+def package_files(out: Path, fmt: str) -> tuple[list[Path], list[Path]]:
+    """The files a package of ``fmt`` in ``out`` writes, and those of the other format it removes."""
+    tables = [out / DATA_DIR / f"{schema.name}.csv" for schema in TABLES]
+    descriptor_path = out / DESCRIPTOR
+    return ([*tables, descriptor_path], []) if fmt == "csv" else ([descriptor_path], tables)
+
+
+def check_package_folder(out: Path, fmt: str, force: bool = False) -> None:
+    """Refuse (:class:`dianli.written.ForeignFileError`, naming them) to write a package into ``out`` when
+    it would replace or remove files dianli did not write there — unless ``force``."""
+    from dianli import written
+
+    check_format(fmt)
+    writes, removes = package_files(out, fmt)
+    written.check([*writes, *(p for p in removes if p.exists() or p.is_symlink())], force)
+
+
+def write_package(tables: Tables, out: Path, fmt: str, force: bool = False) -> Path:
     """Write the package into folder ``out`` (created if missing); return the descriptor's path.
 
     Files of the other format that an earlier export left there (``data/<table>.csv``) are removed, so the
-    folder holds one package."""
-    check_format(fmt)
+    folder holds one package. A file dianli did not write there (a user's own ``data/places.csv``, a
+    ``datapackage.json`` of another package) is never replaced nor removed: the export is refused before
+    anything is written, naming them (:mod:`dianli.written`), unless ``force``."""
+    from dianli import written
+
+    check_package_folder(out, fmt, force)
+    writes, removes = package_files(out, fmt)
     out.mkdir(parents=True, exist_ok=True)
     data = out / DATA_DIR
     if fmt == "csv":
         data.mkdir(exist_ok=True)
-        for schema in TABLES:
-            _write_csv(data / f"{schema.name}.csv", schema, tables[schema.name])
+        for schema, path in zip(TABLES, writes, strict=False):
+            written.write(path, _csv_bytes(schema, tables[schema.name]), force)
     else:
-        for schema in TABLES:
-            (data / f"{schema.name}.csv").unlink(missing_ok=True)
+        for path in removes:
+            written.remove(path, force)
         if data.is_dir() and not any(data.iterdir()):
             data.rmdir()
     target = out / DESCRIPTOR
-    target.write_text(descriptor_text(descriptor(tables, fmt, tables.years)), encoding="utf-8")
+    written.write(target, descriptor_text(descriptor(tables, fmt, tables.years)).encode("utf-8"), force)
     return target
 
 
@@ -177,10 +201,13 @@ def descriptor_text(package: dict[str, Any]) -> str:
     return f'{text[:-2]},\n "resources": [\n' + ",\n".join(parts) + "\n ]\n}\n"
 
 
-def export(out: Path, fmt: str, years: range = DEFAULT_YEARS, progress: Progress = _quiet) -> Path:
-    """Build every table and write the package into ``out``; return the descriptor's path."""
-    check_format(fmt)
-    return write_package(build_tables(years, progress), out, fmt)
+def export(
+    out: Path, fmt: str, years: range = DEFAULT_YEARS, progress: Progress = _quiet, force: bool = False
+) -> Path:
+    """Build every table and write the package into ``out``; return the descriptor's path. Files dianli
+    did not write there are refused before the tables are built (see :func:`write_package`)."""
+    check_package_folder(out, fmt, force)
+    return write_package(build_tables(years, progress), out, fmt, force)
 
 
 _ZIPS: dict[tuple[int, int], bytes] = {}
@@ -199,7 +226,7 @@ def package_zip(years: range = DEFAULT_YEARS) -> bytes:
                 buffer = io.BytesIO()
                 with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
                     for path in sorted(root.rglob("*")):
-                        if path.is_file():
+                        if path.is_file() and path.name != MANIFEST:  # not dianli's bookkeeping
                             archive.write(path, path.relative_to(root).as_posix())
                 _ZIPS[key] = buffer.getvalue()
         return _ZIPS[key]
