@@ -16,7 +16,14 @@ from typing import Annotated
 
 import typer
 
-from dianli.cli.common import run_guarded, wrap, write_text_output
+from dianli.cli.common import (
+    check_output_path,
+    force_option,
+    format_for,
+    run_guarded,
+    wrap,
+    write_text_output,
+)
 from dianli.cli.common import width as layout_width
 
 
@@ -107,8 +114,12 @@ def register(app: typer.Typer) -> None:
         statements: Annotated[
             bool, typer.Option("--statements", help="List the correspondence table's statements instead.")
         ] = False,
-        fmt: Annotated[Format, typer.Option("--format", "-f", help="text, json or csv.")] = Format.text,
+        fmt: Annotated[
+            Format | None,
+            typer.Option("--format", "-f", help="text, json or csv (default: from the --out name)."),
+        ] = None,
         out: Annotated[str | None, typer.Option("--out", "-o", help="Write the report to this file.")] = None,
+        force: bool = force_option(),
     ) -> None:
         """The witnesses compared as facts: per point of the rites, who states which value, and where they
         differ (a day, a hymn, an office, a count), differ only in wording, or agree."""
@@ -116,6 +127,9 @@ def register(app: typer.Typer) -> None:
         from dianli.comparison.table import table
         from dianli.corpus.labels import witness_label
         from dianli.rites.resolve import find_rite
+
+        fmt = format_for(Format, fmt, out, Format.text)
+        check_output_path(out or "-", force)
 
         if statements:
             if verdict is not None:
@@ -128,15 +142,17 @@ def register(app: typer.Typer) -> None:
             records = [{**r, "title": witness_label(str(r["witness"]))} for r in (table_records(found))]
             del rows
             if fmt is Format.json:
-                write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out)
+                write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out, force)
             elif fmt is Format.csv:
-                write_text_output(statements_csv(records), out)
+                write_text_output(statements_csv(records), out, force)
             else:
-                write_text_output(statements_text(records, layout_width()), out)
+                write_text_output(statements_text(records, layout_width()), out, force)
             return
         result = compare(rite, witness=witness, kind=kind, verdict=verdict)
         if fmt is Format.json:
-            write_text_output(json.dumps([row_record(r) for r in result], ensure_ascii=False, indent=1), out)
+            write_text_output(
+                json.dumps([row_record(r) for r in result], ensure_ascii=False, indent=1), out, force
+            )
         elif fmt is Format.csv:
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
@@ -148,9 +164,9 @@ def register(app: typer.Typer) -> None:
                         [row.slot, row.rite, row.kind, row.verdict, cell.witness, witness_label(cell.witness),
                          "、".join(cell.values), quotes]
                     )  # fmt: skip
-            write_text_output(buffer.getvalue(), out)
+            write_text_output(buffer.getvalue(), out, force)
         else:
-            write_text_output(text_report(result, witness, layout_width()), out)
+            write_text_output(text_report(result, witness, layout_width()), out, force)
 
 
 def table_records(statements: tuple) -> list[dict[str, object]]:  # type: ignore[type-arg]

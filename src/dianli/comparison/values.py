@@ -242,7 +242,8 @@ _TERMS = tuple(
 _MONTH_WORD = r"(正|十[一二]|[二三四五六七八九十])月"
 _DAY_WORD = r"(初[一二三四五六七八九十]|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(日)?"
 _DATED = re.compile(r"(?:年|閏|闰)$")
-_NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}])")
+_NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}已])")
+"""上丁, 上戊, 上巳 … (上已: the scribes' and the digitisers' 已 for 巳, as 「二仲上已之日」)."""
 _PAIRED = re.compile(folded_pattern(r"(春秋|二仲)"))
 _SEASON_MID = re.compile(folded_pattern(r"仲([春夏秋冬])|([春夏秋冬])仲"))
 _TERM_AFTER = re.compile(folded_pattern(r"(?:節)?(?:前([一二三])日|後([子丑寅卯辰巳午未申酉戌亥])日)"))
@@ -284,6 +285,7 @@ def _dates(text: str) -> Iterator[str]:
         if not months:
             continue
         n = {"上": 1, "中": 2, "下": 3}[nth]
+        day = "巳" if day == "已" else day
         for m in months:
             yield f"{month_name(m)}{NTH[n]}{day}"
     for term in _TERMS:
