@@ -10,6 +10,8 @@ import shutil
 import subprocess
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pypinyin import Style, pinyin
 
 from dianli.api import suite_timeline
@@ -133,3 +135,32 @@ def test_espeak_speaks_the_phonemes_as_given_in_mandarin(text: str, reading: str
     assert "(en)" not in said
     assert said == phonemes(reading)
     assert echo("-v", "cmn-latn-pinyin", reading) == said
+
+
+@given(st.text(alphabet="abcdeghijklmnopqrstuwxyzü12345 ", max_size=30))
+def test_phonemes_either_speak_or_refuse(reading: str) -> None:
+    """Any text is either spoken (a syllable for each word, each with its stress and tone) or refused
+    with a ValueError that names it: never another error."""
+    try:
+        said = phonemes(reading)
+    except ValueError as error:
+        assert "pinyin" in str(error)
+        return
+    assert len(said.split()) == len(reading.split())
+    assert all(re.search(r"(55|35|214|21|51|11)", s) for s in said.split())
+
+
+@given(
+    st.lists(
+        st.sampled_from(["yue4", "zhi3", "wu3", "jing3", "an1", "ping2", "qu3", "de5", "xiong2"]),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_a_third_tone_is_whole_only_at_the_end(syllables: list[str]) -> None:
+    said = phonemes(" ".join(syllables)).split()
+    for k, (syllable, spoken) in enumerate(zip(syllables, said, strict=True)):
+        if syllable.endswith("3"):
+            following = syllables[k + 1][-1] if k + 1 < len(syllables) else None
+            tone = {None: "214", "3": "35"}.get(following, "21")
+            assert tone in spoken and ("214" not in spoken or tone == "214")
