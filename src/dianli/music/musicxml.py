@@ -168,7 +168,9 @@ class _Item:
 
 @dataclass(frozen=True)
 class Bar:
-    """A bar: its start and length in divisions, its time signature and the phrase it holds, if any."""
+    """A bar: its start and length in divisions, how it divides (``beats`` over ``beat_type``: at a phrase
+    the 編鐘 stroke, each character with its close, the phrase's close, ``2+11+11+11+11+11`` sixteenths;
+    not written, as the score is senza misura) and the phrase it holds, if any."""
 
     start: int
     length: int
