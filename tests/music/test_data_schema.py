@@ -125,6 +125,11 @@ def test_an_unknown_key_names_file_element_and_accepted_keys(
             "fingering.林尺: unknown key '_rules'; accepted keys: _rule, _gloss",
         ),
         ("movements.yaml", MovementsFile, ("movements", 0, "gloss", 0), "position", [7], "gloss.0.position"),
+        # how a call is spoken: a syllable with its tone for each character (樂止: yue4 zhi3)
+        ("cues.yaml", CuesFile, ("rules", 28), "call_reading", None, "the call 樂止 needs its call_reading"),
+        ("cues.yaml", CuesFile, ("rules", 28), "call_reading", "yue4", "per character (2), 1 given"),
+        ("cues.yaml", CuesFile, ("rules", 11), "call_reading", "le zou4 {tune} zhi1 qu3", "le is not pinyin"),
+        ("movements.yaml", MovementsFile, ("movements", 1), "tune_reading", "ningping2", "per character (2)"),
     ],
 )
 def test_a_bad_value_or_reference_names_file_and_element(

@@ -3,13 +3,15 @@ columns, every sung note timed to the audio."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
+from collections import defaultdict
 
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import apparatus, character_times, engraved_svg, movement
+from dianli.api import apparatus, character_times, engraved_svg, movement, movement_ids
 from dianli.web.app import app
 
 TINGZHOU = "tingzhou-fuzhi-11"
@@ -65,3 +67,31 @@ def test_music_page_shows_the_score_and_the_columns(url: str, needles: list[str]
         assert needle in html
     # the sung line, the engraved notes and the columns: 32 timed elements each
     assert html.count("data-start=") == 3 * 32
+
+
+_SYLLABLE = re.compile(
+    r'<text x="(\d+)" y="(\d+)"[^>]*>\s*<tspan[^>]*class="text"[^>]*>\s*<tspan font-size="(\d+)px">([^<]+)</tspan>'
+)
+
+
+def _syllable_gaps(svg: str) -> list[tuple[str, str, float]]:
+    """Between each two neighbouring syllables of a verse line: the gap in characters, a CJK character
+    being as wide as its font size (square)."""
+    lines: dict[int, list[tuple[int, int, str, int]]] = defaultdict(list)
+    for x, y, size, text in _SYLLABLE.findall(svg):
+        lines[int(y)].append((int(x), int(x) + len(text) * int(size), text, int(size)))
+    gaps = []
+    for syllables in lines.values():
+        syllables.sort()
+        gaps += [(a[2], b[2], (b[0] - a[1]) / a[3]) for a, b in itertools.pairwise(syllables)]
+    return gaps
+
+
+@pytest.mark.parametrize("witness", [None, TINGZHOU])
+@pytest.mark.parametrize("movement_id", movement_ids())
+def test_no_two_syllables_of_a_verse_collide(movement_id: str, witness: str | None) -> None:
+    """清黃鐘 followed by 林鐘 or 南呂 ran together (verovio under-measures CJK text)."""
+    gaps = _syllable_gaps(engraved_svg([movement_id], witness))
+    assert len(gaps) > 60  # 32 notes with three verses each, less a pair at each line break
+    narrowest = min(gaps, key=lambda g: g[2])
+    assert narrowest[2] > 0.5, narrowest

@@ -262,17 +262,11 @@ def test_rendered_pitch_within_5_cents(instrument: str, lu: str) -> None:
 def test_musicxml_parses_back_with_music21(tmp_path: object) -> None:
     import pathlib
 
-    import music21
-
-    from dianli.music.musicxml import write_musicxml
+    from dianli.music.musicxml import read_music21, write_musicxml
 
     path = pathlib.Path(str(tmp_path)) / "chuxian.musicxml"
     write_musicxml(timeline("chuxian"), path, parts=("voice",))
-    notes = [
-        n
-        for n in music21.converter.parse(str(path)).recurse().notes
-        if n.tie is None or n.tie.type == "start"
-    ]
+    notes = [n for n in read_music21(path).recurse().notes if n.tie is None or n.tie.type == "start"]
     assert len(notes) == 32
     assert [n.lyrics[0].text for n in notes[:4]] == ["覺", "我", "生", "民"]
     assert [ly.text for ly in notes[0].lyrics[1:]] == ["太簇", "四"]

@@ -8,11 +8,11 @@ import music21
 import pytest
 
 from dianli.api import UnknownValueError, instrument, lu, movement, suite_timeline, timeline
-from dianli.music.musicxml import write_musicxml
+from dianli.music.musicxml import read_music21, write_musicxml
 
 
 def _parse(path: Path) -> music21.stream.Score:
-    parsed = music21.converter.parse(str(path))
+    parsed = read_music21(path)
     assert isinstance(parsed, music21.stream.Score)
     return parsed
 

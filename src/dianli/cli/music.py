@@ -273,7 +273,8 @@ def register(app: typer.Typer) -> None:
         voices: bool = typer.Option(
             False,
             "--voices",
-            help="Speak the calls of 麾生 and 節生 in the audio (needs espeak-ng): a rehearsal track.",
+            help="Speak the calls of 麾生 and 節生 in the audio, in Mandarin as written to be said (樂奏 yuè zòu: "
+            "each call's reading is in the music data), by espeak-ng: a rehearsal track.",
         ),
         force: bool = force_option(),
     ) -> None:

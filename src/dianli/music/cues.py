@@ -104,6 +104,8 @@ class Event:
     hand: str | None = None
     velocity: int = 90
     counted: bool = True
+    reading: str | None = None
+    """How a call is spoken: pinyin with tone numbers, a syllable per character."""
 
     def as_dict(self) -> dict[str, object]:
         """A JSON-ready mapping (None fields left out)."""
@@ -209,10 +211,11 @@ def _rule_events(rule: Rule, ctx: _Context, start_s: float, timing: Timing) -> l
             events.append(Event(t, interval, "note", inst, None, lyric or "", lu=pitch, lyric=lyric, **base))
         return events
     if spec.call is not None:
-        tune = ctx.movement.info.tune if ctx.movement else ""
-        text = spec.call.format(tune=tune)
+        info = ctx.movement.info if ctx.movement else None
+        text = spec.call.format(tune=info.tune if info else "")
+        reading = (spec.call_reading or "").format(tune=info.tune_reading if info else "")
         events.append(Event(t, 0.0, "action", None, spec.role, spec.action, **base))
-        events.append(Event(t, interval, "call", None, spec.role, text, **base))
+        events.append(Event(t, interval, "call", None, spec.role, text, **base, reading=reading))
         return events
     ra = spec.role_action
     if ra is not None and not ra.after:

@@ -23,6 +23,11 @@ from dianli.music.score import check_score_witness, movement, movement_info, sco
 PAGE_WIDTH = 1500
 """Verovio page width in its units (tenths of a staff space × 10); the SVG scales to its box."""
 SCALE = 45
+SPACING_LINEAR = 0.3
+"""verovio's linear spacing factor (its default 0.25 puts three phrases on a line and squeezes them):
+verovio measures a syllable with its Latin text font, which knows no CJK glyph, and so under-measures
+the three square characters of 清黃鐘, which then ran into the 林鐘 or 南呂 after it. At 0.3 a line holds
+two phrases and every syllable of a verse clears the next by most of a character."""
 MAX_PAGE_HEIGHT = 60000
 """Tall enough that a whole suite is one page (the page height is then cut to the music)."""
 _G_RE = re.compile(r'<g id="([^"]+)" class="note"')
@@ -45,6 +50,7 @@ def _toolkit(witness: str) -> verovio.toolkit:
             "footer": "none",
             "mdivAll": True,
             "breaks": "auto",
+            "spacingLinear": SPACING_LINEAR,
         }
     )
     if witness != score_witness():

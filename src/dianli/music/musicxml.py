@@ -1,13 +1,16 @@
 """The timeline as a MusicXML edition (written with lxml; music21 reads it back).
 
-**Bars follow the text.** The 樂章 is sung a phrase (句) of four characters at a time, and the cue text
-gives each phrase a beginning and an end: 編鐘 「每奏一句之始，即擊一聲…乃一句之始條理也」, 編磬 and the
-drums 「每奏一句之終…乃一句之終條理也」. So a bar is one phrase, from the stroke that opens it to the strokes
-that close it, and a beat is one character (the character sung, then its closing 歌磬, 搏拊 and 田鼓: 「一字之
-終條理」). The time signature is written as its beats: ``2+11+11+11+11+11/16`` is the 編鐘 stroke, four
-characters and the phrase's close. What comes before the first phrase (the 麾 call, 柷, 鎛鐘, at 迎神 and
-送神 the 360 strokes of 大鼓 with 大鐘) and after the last (特磬, 懸鼓, 敔, the call 樂止) is written in
-bars of its own.
+**Bars follow the text, senza misura.** The 樂章 is sung a phrase (句) of four characters at a time, and
+the cue text gives each phrase a beginning and an end: 編鐘 「每奏一句之始，即擊一聲…乃一句之始條理也」, 編磬
+and the drums 「每奏一句之終…乃一句之終條理也」. So a bar is one phrase, from the stroke that opens it to the
+strokes that close it, each character sung then closed by its 歌磬, 搏拊 and 田鼓 (「一字之終條理」). The
+witness writes no metre, only this order of characters and strokes, and the phrase's strokes make no
+regular measure (at the default timing 2 + 11 + 11 + 11 + 11 + 11 sixteenths). So the score is written
+*senza misura*: one ``<time><senza-misura/></time>`` at its head, no time signature after it, and
+barlines at the phrases (notation software shows no metre and keeps each bar's own length; verovio
+hides the signature). What comes before the first phrase (the 麾 call, 柷, 鎛鐘, at 迎神 and 送神 the 360
+strokes of 大鼓 with 大鐘) and after the last (特磬, 懸鼓, 敔, the call 樂止) is written in bars of its own
+(a long stretch cut into bars of four quarters).
 
 **Time is the audio's.** The tempo mark is the timeline's: a sung character is a half note, so quarter
 = 60 / (character seconds / 2) (50 at the default 2.4 s); every event stands where it sounds. A long run
@@ -16,10 +19,15 @@ the run, labelled with its count.
 
 **Pitch is the tuning's.** A pitched event's note is its 律 in the instrument's octave, spelt as the
 nearest equal-tempered step, and ``<alter>`` carries the deviation as a decimal (the 三分損益 太簇 at
-黃鐘 = D4 is E4 with alter +0.039…, +3.9 cents). The sung line carries three lyric lines: the character,
-its 律呂 and its 工尺. Each part names its instrument; unpitched parts share the General MIDI
-percussion channel with their own key, pitched parts share a channel only with parts of the same
-program, so no part is left out for want of channels.
+黃鐘 = D4 is E4 with alter +0.039…, +3.9 cents). A note carries an ``<accidental>`` only where its
+semitone step needs drawing (a sharp or flat step, or a natural that cancels one in the bar), never for
+its cents: so no natural sign stands before every note, and MuseScore 4 (since its 2024 importer fix) takes the decimal alter of
+a note without an accidental as its tuning in cents. music21 refuses a decimal alter without an
+accidental; :func:`read_music21` reads the file into music21 with every alter kept. The sung line
+carries three lyric lines: the character, its 律呂 and its 工尺. Each part names its instrument and has
+one MIDI channel of the 16: unpitched parts share the General MIDI percussion channel with their own
+key, pitched parts share a channel only with parts of the same program, so no part is left out for want
+of channels.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lxml import etree  # type: ignore[import-untyped]  # no stubs shipped
 
@@ -113,6 +122,20 @@ def spelled(midi: float) -> tuple[str, float, int, str]:
     return step, alter + (midi - key), key // 12 - 1, _ACCIDENTALS[alter]
 
 
+def _accidental(
+    shown: dict[tuple[str, int], int], where: tuple[str, int], semitones: int, continued: bool
+) -> str | None:
+    """The accidental to draw on a note of ``semitones`` (-1, 0, 1) at a step and octave, given what the
+    bar has shown there so far (a natural step is read as such until a sharp or flat is drawn): a named
+    accidental only where the note's semitone step differs from what a reader would read, never for its
+    cents (those are the decimal <alter>). A note tied over from before draws none."""
+    previous = shown.get(where, 0)
+    shown[where] = semitones
+    if continued or previous == semitones:
+        return None
+    return _ACCIDENTALS[semitones]
+
+
 def _types(duration: int) -> list[tuple[str, int, int]]:
     """A duration in divisions as tied written values: (type, dots, divisions), longest first."""
     out: list[tuple[str, int, int]] = []
@@ -145,7 +168,9 @@ class _Item:
 
 @dataclass(frozen=True)
 class Bar:
-    """A bar: its start and length in divisions, its time signature and the phrase it holds, if any."""
+    """A bar: its start and length in divisions, how it divides (``beats`` over ``beat_type``: at a phrase
+    the 編鐘 stroke, each character with its close, the phrase's close, ``2+11+11+11+11+11`` sixteenths;
+    not written, as the score is senza misura) and the phrase it holds, if any."""
 
     start: int
     length: int
@@ -296,8 +321,10 @@ class _Writer:
         length: int,
         tie: tuple[bool, bool],
         first: bool,
+        shown: dict[tuple[str, int], int] | None = None,
     ) -> None:
-        """Write one tied run of written values for an item (or a rest when item is None)."""
+        """Write one tied run of written values for an item (or a rest when item is None); ``shown``: the
+        semitone steps the bar has shown so far, by step and octave."""
         pieces = _types(length)
         for k, (name, dots, size) in enumerate(pieces):
             note = _sub(measure, "note")
@@ -325,10 +352,16 @@ class _Writer:
             _sub(note, "type", name)
             for _ in range(dots):
                 _sub(note, "dot")
-            if item is not None and item.event is not None and _sounding(inst, item.event):
-                # every note departs from equal temperament, so every note carries its accidental (and
-                # music21 keeps a decimal <alter> only with one)
-                _sub(note, "accidental", spelled(self.pitch_of(inst, item.event))[3])
+            if (
+                item is not None
+                and item.event is not None
+                and _sounding(inst, item.event)
+                and shown is not None
+            ):
+                step, alter, octave, _acc = spelled(self.pitch_of(inst, item.event))
+                named = _accidental(shown, (step, octave), round(alter), continued=starts)
+                if named is not None:
+                    _sub(note, "accidental", named)
             notations = None
             if starts or stops or (item is not None and item.roll):
                 notations = _sub(note, "notations")
@@ -359,15 +392,11 @@ class _Writer:
         index = 0
         for number, bar in enumerate(self.bars, start=1):
             measure = _sub(part, "measure", number=str(number))
+            shown: dict[tuple[str, int], int] = {}
             attributes = _sub(measure, "attributes")
             if number == 1:
                 _sub(attributes, "divisions", DIVISIONS)
-            previous = self.bars[number - 2] if number > 1 else None
-            if previous is None or (previous.beats, previous.beat_type) != (bar.beats, bar.beat_type):
-                time = _sub(attributes, "time")
-                _sub(time, "beats", bar.beats)
-                _sub(time, "beat-type", bar.beat_type)
-            if number == 1:
+                _sub(_sub(attributes, "time"), "senza-misura")
                 self._clef(attributes, inst, events, pitched)
             if not len(attributes):
                 measure.remove(attributes)
@@ -390,7 +419,7 @@ class _Writer:
                 if item.roll and not begun:
                     # at the current position (the roll's note follows): no offset
                     self.words(measure, f"{item.event.label if item.event else ''} ×{item.roll}", 0)
-                self.note(measure, pid, inst, item, stop - now, (begun, item_end > end), not begun)
+                self.note(measure, pid, inst, item, stop - now, (begun, item_end > end), not begun, shown)
                 now = stop
                 if item_end > end:
                     break
@@ -502,8 +531,8 @@ def _header(root: etree._Element, tl: Timeline, tuning: Tuning) -> None:
         "tuning": f"{tuning.system}; 黃鐘 = {tuning.huangzhong_hz:g} Hz (assumption)",
         "tempo": f"a sung character lasts {seconds_per_quarter(tl) * QUARTERS_PER_CHARACTER:g} s "
         f"(assumption: {' '.join(timing_assumption().split())})",
-        "bars": "a bar per phrase (句), from its opening 編鐘 to its closing 編磬 and drums; a beat per "
-        "character",
+        "bars": "senza misura: a bar per phrase (句), from its opening 編鐘 to its closing 編磬 and "
+        "drums, no metre (the witness writes none)",
     }
     for name, value in fields.items():
         _sub(misc, "miscellaneous-field", value, name=name)
@@ -561,12 +590,53 @@ def write_musicxml(
     Path(path).write_bytes(musicxml_bytes(tl, tuning, parts))
 
 
+def read_music21(source: str | Path | bytes) -> Any:
+    """A MusicXML file (a path, or its bytes) read into a ``music21.stream.Score`` with every decimal
+    ``<alter>`` kept. music21 refuses a decimal alter on a note without an ``<accidental>`` (the way this
+    edition writes its cents, for notation software); such a note is given one for music21 alone, named
+    by its semitone step, and left undrawn (its ``displayStatus`` False)."""
+    import music21  # imported here: music21 takes a second to load
+
+    data = Path(source).read_bytes() if isinstance(source, (str, Path)) else source
+    root = etree.fromstring(data, parser=etree.XMLParser(resolve_entities=False, no_network=True))
+    hidden = 0
+    for note in root.iter("note"):
+        alter = note.findtext("pitch/alter")
+        if alter is None or note.find("accidental") is not None or float(alter) == round(float(alter)):
+            continue
+        _insert_accidental(note, _ACCIDENTALS.get(round(float(alter)), "natural"))
+        hidden += 1
+    score = music21.converter.parseData(etree.tostring(root), format="musicxml")
+    if hidden:
+        for n in score.recurse().notes:
+            for p in getattr(n, "pitches", ()):
+                if p.accidental is not None and p.accidental.alter != round(p.accidental.alter):
+                    p.accidental.displayStatus = False
+    return score
+
+
+_BEFORE_ACCIDENTAL = ("time-modification", "stem", "notehead", "notehead-text", "staff", "beam")
+
+
+def _insert_accidental(note: etree._Element, name: str) -> None:
+    """Put an <accidental> where MusicXML's order of a note's children wants it (after <dot>, before
+    <time-modification>, <stem> …)."""
+    accidental = etree.Element("accidental")
+    accidental.text = name
+    later = next((c for c in note if c.tag in _BEFORE_ACCIDENTAL or c.tag in ("notations", "lyric")), None)
+    if later is None:
+        note.append(accidental)
+    else:
+        later.addprevious(accidental)
+
+
 __all__ = [
     "DEFAULT_PARTS",
     "Bar",
     "bars",
     "midi_channels",
     "musicxml_bytes",
+    "read_music21",
     "seconds_per_quarter",
     "spelled",
     "tempo_bpm",

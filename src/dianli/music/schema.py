@@ -14,6 +14,7 @@ field (``syllables``, ``durations``, ``instruments``), which an error names in i
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Annotated, Literal, Self, get_args
 
@@ -49,6 +50,27 @@ PATTERN_GROUP_SEPARATOR = "、"
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+
+PINYIN_SYLLABLE = re.compile(r"[a-zü]+[1-5]")
+"""A pinyin syllable with its tone number (5: the neutral tone)."""
+TUNE_SLOT = "{tune}"
+
+
+def check_reading(text: str, reading: str) -> None:
+    """Raise ValueError unless ``reading`` gives one pinyin syllable (with its tone number) for every
+    character of ``text`` (``{tune}`` standing for itself in both)."""
+    chars = len(text.replace(TUNE_SLOT, "")) + text.count(TUNE_SLOT)
+    words = reading.split()
+    bad = [w for w in words if w != TUNE_SLOT and not PINYIN_SYLLABLE.fullmatch(w)]
+    if bad:
+        raise ValueError(
+            f"reading {reading!r} of {text}: {', '.join(bad)} is not pinyin with a tone number (e.g. yue4)"
+        )
+    if len(words) != chars or (TUNE_SLOT in text) != (TUNE_SLOT in words):
+        raise ValueError(
+            f"reading {reading!r} of {text}: a syllable per character ({chars}), {len(words)} given"
+        )
 
 
 def _one_or_more(value: object) -> object:
@@ -246,6 +268,9 @@ class CueRule(_Data):
     role: str | None = None
     action: str = ""
     call: str | None = None
+    call_reading: str | None = None
+    """How the call is spoken: pinyin with tone numbers, a syllable per character, ``{tune}`` for the
+    tune's reading (``tune_reading`` of movements.yaml)."""
     label: str | None = None
     role_action: RoleAction | None = None
     cycle: Cycle | None = None
@@ -263,15 +288,24 @@ class CueRule(_Data):
             raise ValueError("a rule needs count, strokes, pattern, sequence, call or instruments")
         if self.call is not None and self.role is None:
             raise ValueError("a rule with a call needs the role that calls it")
+        if self.call is not None:
+            if self.call_reading is None:
+                raise ValueError(f"the call {self.call} needs its call_reading (pinyin, e.g. yue4 zhi3)")
+            check_reading(self.call, self.call_reading)
         if self.instrument is None and any(m is not None for m in (self.count, self.strokes, self.pattern)):
             raise ValueError("a rule with count, strokes or pattern needs an instrument")
         return self
+
+
+class CallReadings(_Data):
+    assumption: str
 
 
 class CuesFile(_Data):
     """``data/cues.yaml``; every duration and stroke syllable a rule names is checked here."""
 
     timing: CueTiming
+    call_readings: CallReadings
     stroke_kinds: StrokeKinds
     suite: Suite
     rules: tuple[CueRule, ...]
@@ -431,12 +465,19 @@ class MovementEntry(_Data):
     id: str
     name: str
     tune: str
+    tune_reading: str
+    """The tune's name as spoken in the calls: pinyin with tone numbers, a syllable per character."""
     section: str
     danced: bool
     same_as: str | None = None
     cite: Citation
     gloss: tuple[GlossEntry, ...] = ()
     text_cites: tuple[Citation, ...] = ()
+
+    @model_validator(mode="after")
+    def _reading_fits(self) -> Self:
+        check_reading(self.tune, self.tune_reading)
+        return self
 
 
 Notation = Literal["bracketed", "inline"]

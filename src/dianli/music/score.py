@@ -103,6 +103,8 @@ class MovementInfo:
     gloss: tuple[tuple[int, int, str, Citation], ...]
     text_cites: tuple[Citation, ...] = ()
     """The sung text line by line: the scored lines of the score witness, the paraphrase of the gloss."""
+    tune_reading: str = ""
+    """The tune's name as the calls speak it: pinyin with tone numbers."""
 
     @property
     def title(self) -> str:
@@ -182,6 +184,7 @@ def movement_infos() -> tuple[MovementInfo, ...]:
             cite=entry.cite,
             gloss=tuple((g.position[0], g.position[1], g.reading, g.cite) for g in entry.gloss),
             text_cites=entry.text_cites,
+            tune_reading=entry.tune_reading,
         )
         for entry in movements_data().movements
     )

@@ -348,14 +348,17 @@ def _movement_cue(movement_id: str) -> dict[str, Any]:
     data made from the music's data alone."""
     from dianli.music.cues import timeline
     from dianli.music.score import movement_info
+    from dianli.music.synth import rendered_seconds
 
     info = movement_info(movement_id)
+    tl = timeline(movement_id)
     return {
         "name": info.name,
         "tune": info.tune,
         "danced": info.danced,
         "same_as": info.same_as,
-        "duration_s": round(timeline(movement_id).duration_s, 3),
+        "duration_s": round(tl.duration_s, 3),
+        "audio_s": round(rendered_seconds(tl), 3),
         "characters": _sung(movement_id),
         "cite": (info.cite.witness, info.cite.quote, info.cite.section),
     }
@@ -398,6 +401,7 @@ def music_cues(program_steps: Iterable[m.Step], book: PassageBook) -> tuple[m.Mu
                 danced=cue["danced"],
                 same_as=cue["same_as"],
                 duration_s=cue["duration_s"],
+                audio_s=cue["audio_s"],
                 steps=tuple(numbers),
                 characters=tuple(m.SungCharacter(**c) for c in cue["characters"]),
                 cites=(book.ref(*cue["cite"]),),

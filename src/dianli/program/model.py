@@ -181,6 +181,9 @@ class MusicCue(_Frozen):
     danced: bool
     same_as: str | None = None
     duration_s: float
+    """From the first stroke to the last: how long the steps that cue it wait."""
+    audio_s: float
+    """How long its audio lasts (the last strokes ring on): the length shown beside it."""
     steps: tuple[int, ...]
     characters: tuple[SungCharacter, ...] = ()
     cites: tuple[str, ...] = ()
