@@ -24,8 +24,8 @@ from .public.figures import Music as Music
 from .public.figures import SpringOxFigure as SpringOxFigure
 from .public.figures import music as music
 from .public.figures import spring_ox as spring_ox
-from .public.provenance import Provenance as Provenance
-from .public.provenance import provenance as provenance
+from .provenance import Provenance as Provenance
+from .provenance import provenance as provenance
 from .public.table import Table as Table
 
 __version__: str

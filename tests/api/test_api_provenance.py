@@ -58,3 +58,53 @@ def test_the_booklet_carries_them_and_replaces_no_file(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError, match="there already"):
         c.booklet(theirs)
     assert theirs.read_text(encoding="utf-8") == "mine"
+
+
+# --- the command line's outputs carry them too -------------------------------------------------------------
+
+CLI_FIGURES = {
+    "spring-ox picture": ["spring-ox", "1752", "--svg", "{out}"],
+    "map of the places": ["places", "--year", "1752", "--svg", "{out}"],
+    "timeline of dated events": ["timeline", "--place", "諸羅縣", "--svg", "{out}"],
+    "variants map": ["variants", "--rule", "{rule}", "--svg-map", "{out}", "--year", "1752"],
+    "variants timeline": ["variants", "--rule", "{rule}", "--svg-timeline", "{out}"],
+    "booklet": [
+        "program",
+        "祀先師",
+        "--place",
+        "臺灣府",
+        "--year",
+        "1752",
+        "--no-audio",
+        "--out",
+        "{folder}",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(CLI_FIGURES))
+def test_command_line_outputs_carry_version_and_digest(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from dianli.cli import app
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path / "cache"))  # the booklet made, not copied
+    out = tmp_path / "figure.svg"
+    rule = dianli.variants(rite="祀先師")[0]["rule"]
+    args = [a.format(out=out, rule=rule, folder=tmp_path / "booklet") for a in CLI_FIGURES[name]]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    made = out if out.exists() else next((tmp_path / "booklet").glob("*.html"))
+    text = made.read_text(encoding="utf-8")
+    found = dianli.provenance()
+    assert f"dianli {found.version}" in text and f"sha256:{found.data_digest}" in text
+
+
+def test_the_data_package_names_them() -> None:
+    from dianli.opendata.package import descriptor
+
+    made = descriptor(None, "csv")["dianli"]
+    assert made["dianli_version"] == dianli.__version__
+    assert made["data_digest"] == dianli.provenance().data_digest

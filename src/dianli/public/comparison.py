@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 
 from dianli.public import _comparison as comparison
-from dianli.public.provenance import stamp_markup
+from dianli.provenance import stamp_markup
 from dianli.public.table import Row, Table
 
 VARIANT_COLUMNS = (

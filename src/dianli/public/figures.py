@@ -8,7 +8,7 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dianli.public.provenance import stamp_markup
+from dianli.provenance import stamp_markup
 from dianli.public.table import Row, Table
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from dianli.public.provenance import Provenance, provenance
+from dianli.provenance import Provenance, provenance
 
 if TYPE_CHECKING:
     import pandas
