@@ -2,18 +2,38 @@
 
 The public API — ``dianli.ceremony``, ``calendar``, ``date``, ``places``, ``witnesses``, ``witness``,
 ``variants``, ``collate``, ``timeline``, ``spring_ox``, ``music``, ``provenance`` and the types they return —
-is listed once, in ``__init__.pyi``; ``lazy_loader`` (SPEC 1) reads that stub and imports a name's module
-only when the name is first used, so ``import dianli`` (and the command line) stays fast.
+is listed once, in ``__init__.pyi``: ``lazy_loader`` (SPEC 1) reads that stub when a name is first asked for
+and imports the name's module then, so ``import dianli`` (and the command line) loads nothing of it.
 """
 
 import sys as _sys
 import types as _types
 
-import lazy_loader as _lazy
-
 __version__ = "0.1.0"
 
-__getattr__, __dir__, __all__ = _lazy.attach_stub(__name__, __file__)
+# Type checkers read __init__.pyi, not this file; it imports nothing more than sys and types (typing alone
+# would double what importing dianli costs).
+_attached: list = []  # type: ignore[type-arg]
+
+
+def _stub():  # type: ignore[no-untyped-def]
+    """lazy_loader's ``__getattr__``, ``__dir__`` and ``__all__`` for the stub, made on first use (reading
+    the stub parses it: tens of milliseconds that ``import dianli`` need not spend)."""
+    if not _attached:
+        import lazy_loader
+
+        _attached.append(lazy_loader.attach_stub(__name__, __file__))
+    return _attached[0]
+
+
+def __getattr__(name: str) -> object:
+    if name == "__all__":
+        return _stub()[2]
+    return _stub()[0](name)
+
+
+def __dir__() -> list[str]:
+    return _stub()[1]()
 
 
 class _Package(_types.ModuleType):
@@ -23,7 +43,7 @@ class _Package(_types.ModuleType):
     import movement``); only the attribute is the entry point's."""
 
     def __setattr__(self, name: str, value: object) -> None:
-        if name in __all__ and isinstance(value, _types.ModuleType):
+        if isinstance(value, _types.ModuleType) and name in _stub()[2]:
             return
         super().__setattr__(name, value)
 

@@ -4,6 +4,8 @@ This stub is the one list of the public API (SPEC 1): ``dianli/__init__.py`` han
 which imports each name's module when the name is first used, and type checkers and editors read it.
 """
 
+from .provenance import Provenance as Provenance
+from .provenance import provenance as provenance
 from .public.calendar import Day as Day
 from .public.calendar import calendar as calendar
 from .public.calendar import date as date
@@ -24,8 +26,6 @@ from .public.figures import Music as Music
 from .public.figures import SpringOxFigure as SpringOxFigure
 from .public.figures import music as music
 from .public.figures import spring_ox as spring_ox
-from .provenance import Provenance as Provenance
-from .provenance import provenance as provenance
 from .public.table import Table as Table
 
 __version__: str

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import html
 
-from dianli.public import _comparison as comparison
 from dianli.provenance import stamp_markup
+from dianli.public import _comparison as comparison
 from dianli.public.table import Row, Table
 
 VARIANT_COLUMNS = (
