@@ -1,4 +1,7 @@
-"""The public facade of dianli: everything the CLI, the web app and users call.
+"""The facade of the interfaces: every name the CLI and the web app call.
+
+Users' Python API is ``import dianli`` (``dianli/__init__.pyi``: a dozen entry points returning tables and
+objects); this module is the interfaces' wider list.
 
 Names are re-exported from the module that owns them (the import lines say which); nothing inside the
 package imports this facade except the interfaces (``dianli.cli``, ``dianli.web``).

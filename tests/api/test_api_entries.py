@@ -10,6 +10,8 @@ from datetime import date
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dianli
 
@@ -196,3 +198,16 @@ def test_a_table_shows_its_cells_escaped() -> None:
     table = dianli.Table("a <b>", ("x",), [{"x": "<script>alert(1)</script>"}])
     shown = table._repr_html_()
     assert "<script>" not in shown and "&lt;script&gt;" in shown and "a &lt;b&gt;" in shown
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="乾隆康熙十二三正月初一日閏年-0123456789 甲子abc", max_size=16))
+def test_any_date_text_is_a_day_or_a_clear_error(text: str) -> None:
+    from dianli.errors import DianliError
+
+    try:
+        found = dianli.date(text)
+    except DianliError as exc:
+        assert str(exc)
+    else:
+        assert str(found) == found.date.isoformat()

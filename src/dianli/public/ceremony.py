@@ -226,10 +226,12 @@ class Ceremony:
         return to_json(self.program)
 
     def __repr__(self) -> str:
+        from dianli.corpus.labels import witness_label
+
         d = self.date
         return (
             f"Ceremony({self.title}: {d['day'] or 'day open'} {d['chinese_date'] or ''}, "
-            f"{len(self.program.steps)} steps, {len(self.program.music)} movements, reading {self.witness})"
+            f"{len(self.program.steps)} steps, {len(self.program.music)} movements, in the reading of {witness_label(self.witness)})"
         )
 
     def _repr_html_(self) -> str:

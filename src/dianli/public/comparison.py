@@ -4,10 +4,14 @@ the units and years each reading is in force — and a section's witnesses align
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from dianli.provenance import stamp_markup
 from dianli.public import _comparison as comparison
 from dianli.public.table import Row, Table
+
+if TYPE_CHECKING:
+    import pandas
 
 VARIANT_COLUMNS = (
     "rule",
@@ -73,7 +77,7 @@ class Variants(Table):
             VARIANT_COLUMNS,
             rows,
             ("rule", "reading", "place", "from_year"),
-            shown=("rule", "value", "place_name", "from_year", "until_year"),
+            shown=("value", "place_name", "from_year", "until_year"),
         )
 
     def at(self, place: str, year: int) -> dict[str, str]:
@@ -154,7 +158,7 @@ class Collated:
             shown=("column", "witness", "reading", "agree"),
         )
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self) -> pandas.DataFrame:
         """:meth:`to_table` as a pandas DataFrame (pivot on ``witness`` for the side-by-side view)."""
         return self.to_table().to_frame()
 

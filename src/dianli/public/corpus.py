@@ -48,8 +48,10 @@ class Quotation:
         }
 
     def __repr__(self) -> str:
+        from dianli.corpus.labels import witness_label
+
         return (
-            f"Quotation(「{self.quote}」 in {self.witness}, {self.section_title}, characters "
+            f"Quotation(「{self.quote}」 in {witness_label(self.witness)}, {self.section_title}, characters "
             f"{self.start}–{self.end})"
         )
 

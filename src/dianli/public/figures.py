@@ -12,6 +12,8 @@ from dianli.provenance import stamp_markup
 from dianli.public.table import Row, Table
 
 if TYPE_CHECKING:
+    import pandas
+
     from dianli.music.score import Movement
     from dianli.spring_ox.figure import SpringOx
     from dianli.spring_ox.profiles import Evidence
@@ -83,7 +85,7 @@ class SpringOxFigure:
             shown=("label", "value", "reason"),
         )
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self) -> pandas.DataFrame:
         """:attr:`attributes` as a pandas DataFrame."""
         return self.attributes.to_frame()
 
@@ -191,7 +193,7 @@ class Music:
             shown=("phrase", "position", "character", "lu", "gongche"),
         )
 
-    def to_frame(self):  # type: ignore[no-untyped-def]
+    def to_frame(self) -> pandas.DataFrame:
         """:attr:`score` as a pandas DataFrame."""
         return self.score.to_frame()
 
