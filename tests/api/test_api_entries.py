@@ -97,6 +97,11 @@ CASES: dict[str, tuple[Callable[[], Any], Callable[[Any], Any], Any]] = {
         lambda c: len(c.to_table()) == len(c.collation.columns) * len(c.witnesses),
         True,
     ),
+    "a calendar after the Qing, by the place's last Qing reading": (
+        lambda: dianli.calendar(2024, place="福州", rite="祀先師"),
+        lambda t: [dianli.date(r["day"]).day_ganzhi[0] for r in t if r["part"] is None],
+        ["丁", "丁"],
+    ),
     "a timeline's first year": (
         lambda: dianli.timeline(place="諸羅縣"),
         lambda t: t.column("gregorian_year") == sorted(t.column("gregorian_year")),
@@ -178,6 +183,8 @@ def test_music_as_musicxml_and_sound() -> None:
         (lambda: dianli.ceremony("no-such-rite", "臺灣府", 1752), "rite"),
         (lambda: dianli.witness("no-such-witness"), "witness"),
         (lambda: dianli.places(1500), "1644"),
+        (lambda: dianli.calendar([]), "year"),
+        (lambda: dianli.calendar(1900), "1911"),
     ],
 )
 def test_bad_input_is_a_clear_error(call: Callable[[], object], accepted: str) -> None:

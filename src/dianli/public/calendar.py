@@ -31,6 +31,7 @@ def calendar(
 
     The columns are those of the data package's ``observances`` table (``dianli export``); ``day`` is an
     ISO date. Keys: ``place`` (places), ``witness`` (witnesses), ``rite``, ``day``."""
+    from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
     from dianli.errors import DianliError
     from dianli.opendata.schema import table_schema
     from dianli.opendata.tables import _occurrence_row
@@ -40,18 +41,22 @@ def calendar(
 
     wanted = _years(years)
     if not wanted:
-        raise ValueError("calendar: give at least one year")
+        raise DianliError("calendar: give at least one year (a year, or years: range(1750, 1851))")
     rites = _rites(rite)
     rows: list[Row] = []
     lineage = get_place(place, wanted[0]) if place is not None else None
     for year in wanted:
-        units = [place_at(lineage, year)] if lineage is not None else list(places_in_year(year))
+        after_qing = lineage is not None and year > LAST_QING_CHINESE_YEAR
+        if lineage is None:
+            units = list(places_in_year(year))
+        else:  # after the Qing, the place as named (the rites of its last Qing year), as dianli calendar does
+            units = [lineage.nearest(year) if after_qing else place_at(lineage, year)]
         for unit in units:
             try:
                 reader = governing_witness(unit.id, unit.year)
             except DianliError:
                 reader = None
-            found = observances_for(unit.id, year, rites)
+            found = observances_for(place if after_qing and place else unit.id, year, rites)
             for number, occ in enumerate(found, start=1):
                 rows.append(_occurrence_row(unit, year, number, reader or occ.cite.witness, occ))
     columns = list(table_schema("observances").field_names)
