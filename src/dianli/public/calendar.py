@@ -112,28 +112,33 @@ class Day:
 
     def __init__(self, day: Date, written: str | None) -> None:
         from dianli.calendar.day import describe_day
-        from dianli.calendar.written_dates import almanac_covers, describe_named_day
+        from dianli.calendar.written_dates import almanac_covers, day_namings, describe_named_day
         from dianli.calendar.year_names import chinese_date_label, year_name
 
         self.date = day
         self.written = written
         """The written date it was read from, as given (None for a Gregorian day)."""
-        described = describe_named_day(day)
-        self.namings = tuple(n.label for n in described.namings)
-        """The day as each era of the data names it (萬曆四十五年正月初一 …)."""
-        self.year_ganzhi = described.year_ganzhi.name
-        self.month_ganzhi = described.month_ganzhi.name if described.month_ganzhi else None
-        self.day_ganzhi = described.day_ganzhi.name
         self.chinese_date: str | None = None
         self.year_name: str | None = None
         self.solar_term: str | None = None
         self.source: str | None = None
-        if almanac_covers(day):
+        if almanac_covers(day):  # the almanac's day (1645–1911), or the modern calendar's after it
             info = describe_day(day)
+            self.namings = tuple(n.label for n in day_namings(day))
+            self.year_ganzhi = info.year_ganzhi.name
+            self.month_ganzhi: str | None = info.month_ganzhi.name if info.month_ganzhi else None
+            self.day_ganzhi = info.day_ganzhi.name
             self.chinese_date = chinese_date_label(info.chinese_date, None)
             self.year_name = year_name(info.chinese_date.year, None).label
             self.solar_term = info.solar_term.name if info.solar_term else None
             self.source = info.month_source.value
+        else:  # a day an earlier era names (Ming, Southern Ming, 後金 …)
+            described = describe_named_day(day)
+            self.namings = tuple(n.label for n in described.namings)
+            self.year_ganzhi = described.year_ganzhi.name
+            self.month_ganzhi = described.month_ganzhi.name if described.month_ganzhi else None
+            self.day_ganzhi = described.day_ganzhi.name
+        """The day as each era of the data names it (萬曆四十五年正月初一 …)."""
 
     @property
     def weekday(self) -> str:
@@ -159,7 +164,7 @@ class Day:
         return self.date.isoformat()
 
     def __repr__(self) -> str:
-        named = self.chinese_date or (self.namings[0] if self.namings else "")
+        named = self.written or self.chinese_date or (self.namings[0] if self.namings else "")
         term = f", {self.solar_term}" if self.solar_term else ""
         return f"Day({self.date.isoformat()} {self.weekday}: {named}, {self.day_ganzhi}日{term})"
 
