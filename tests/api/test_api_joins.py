@@ -74,3 +74,30 @@ def test_frames_name_their_key_and_provenance(calendar: dianli.Table) -> None:
     assert frame.attrs["dianli_version"] == dianli.__version__
     assert len(frame.attrs["data_digest"]) == 64
     assert not frame.duplicated(subset=frame.attrs["key"]).any()
+
+
+TABLES = {
+    "calendar of a place": lambda: dianli.calendar(range(1750, 1753), place="臺灣府"),
+    "places of a year": lambda: dianli.places(YEAR),
+    "periods of places": lambda: dianli.places(),
+    "witnesses": lambda: dianli.witnesses(),
+    "sections of a witness": lambda: dianli.witness(dianli.witnesses()[0]["id"]).sections,
+    "variants of a rite": lambda: dianli.variants(rite="祀先師"),
+    "dated events": lambda: dianli.timeline(place="諸羅縣"),
+    "a ceremony's steps": lambda: dianli.ceremony("祀先師", "臺灣府", YEAR).steps,
+    "a ceremony's people": lambda: dianli.ceremony("祀先師", "臺灣府", YEAR).people,
+    "a ceremony's prayers": lambda: dianli.ceremony("祀先師", "臺灣府", YEAR).prayers,
+    "a ceremony's music": lambda: dianli.ceremony("祀先師", "臺灣府", YEAR).music,
+    "the spring ox": lambda: dianli.spring_ox(YEAR).attributes,
+    "a score": lambda: dianli.music("寧平").score,
+    "a collation": lambda: dianli.collate("社稷").to_table(),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_every_table_has_a_key_that_is_one_row(name: str) -> None:
+    frame = TABLES[name]().to_frame()
+    key = frame.attrs["key"]
+    assert key and set(key) <= set(frame.columns)
+    assert len(frame) > 0
+    assert not frame.duplicated(subset=key).any(), frame[frame.duplicated(subset=key, keep=False)][key].head()

@@ -76,11 +76,13 @@ class Ceremony:
 
     @property
     def people(self) -> Table:
-        """Who officiates and serves: one row per officiant or role, by rite of the occasion."""
+        """Who officiates and serves: one row per officiant or role (numbered within its rite and kind), by
+        rite of the occasion."""
         rows = [
             {
                 "rite": s.rite,
                 "kind": kind,
+                "number": number,
                 "function": o.function,
                 "office": o.office,
                 "count": o.count,
@@ -90,11 +92,12 @@ class Ceremony:
             }
             for s in self.program.rites
             for kind, group in (("officiant", s.officiants), ("role", s.roles))
-            for o in group
+            for number, o in enumerate(group, start=1)
         ]
         columns = (
             "rite",
             "kind",
+            "number",
             "function",
             "office",
             "count",
@@ -104,7 +107,7 @@ class Ceremony:
             "assumption",
         )
         return self._table(
-            "People", columns, rows, ("rite", "kind", "function"), ("kind", "function", "office", "count")
+            "People", columns, rows, ("rite", "kind", "number"), ("kind", "function", "office", "count")
         )
 
     @property
