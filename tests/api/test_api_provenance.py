@@ -108,3 +108,13 @@ def test_the_data_package_names_them() -> None:
     made = descriptor(None, "csv")["dianli"]
     assert made["dianli_version"] == dianli.__version__
     assert made["data_digest"] == dianli.provenance().data_digest
+
+
+def test_the_web_app_s_booklet_names_them() -> None:
+    from fastapi.testclient import TestClient
+
+    from dianli.web.app import app
+
+    page = TestClient(app).get("/program/祀先師", params={"place": "臺灣府", "year": "1752"})
+    assert page.status_code == 200
+    assert f'content="sha256:{dianli.provenance().data_digest}"' in page.text
