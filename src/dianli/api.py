@@ -1,4 +1,7 @@
-"""The public facade of dianli: everything the CLI, the web app and users call.
+"""The facade of the interfaces: every name the CLI and the web app call.
+
+Users' Python API is ``import dianli`` (``dianli/__init__.pyi``: a dozen entry points returning tables and
+objects); this module is the interfaces' wider list.
 
 Names are re-exported from the module that owns them (the import lines say which); nothing inside the
 package imports this facade except the interfaces (``dianli.cli``, ``dianli.web``).
@@ -332,6 +335,8 @@ if TYPE_CHECKING:
     from dianli.program.labels import rite_label
     from dianli.program.model import Program
     from dianli.program.textview import section_segments, translation_segments
+    from dianli.provenance import stamp_markup as stamp_provenance
+    from dianli.public.comparison import variants as variants_table
     from dianli.rites.expand import NumberedStep, Placed, expand
     from dianli.rites.export import occurrence_record, to_ical
     from dianli.rites.load import all_rites, parse_rite_file
@@ -753,6 +758,7 @@ __all__: list[str] = [
     "spring_ox_rule_ids",
     "spring_ox_svg",
     "spring_ox_text",
+    "stamp_provenance",
     "stem_element",
     "stem_polarity",
     "subscription_query",
@@ -769,6 +775,7 @@ __all__: list[str] = [
     "to_ical",
     "translation_segments",
     "unregistered_addresses",
+    "variants_table",
     "variation",
     "variation_colour",
     "variation_map_svg",

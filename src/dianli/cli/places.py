@@ -32,6 +32,7 @@ from dianli.api import (
     places_map_svg,
     qing_rule_ends,
     reign_year,
+    stamp_provenance,
     witness_label,
 )
 from dianli.cli.common import (
@@ -266,7 +267,8 @@ def places_command(
     if svg is not None:
         if year is None:
             raise DianliError(f"--svg {svg} needs --year Y as well: the map shows the units of one year")
-        write_file(svg, places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}"), force)
+        drawn = places_map_svg(places_in_year(year), f"{year} {reign_year(year).label}")
+        write_file(svg, stamp_provenance(drawn), force)  # names the version and data digest
     width = layout_width()  # the terminal's, --width, or 80 when piped
     if fmt is Format.json:
         if year is not None:

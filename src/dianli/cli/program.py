@@ -150,11 +150,11 @@ def make_output(
 
         found = render_all_audio(movements, advance, workers=1, lean=True)
     progress.at(3 + len(movements), "writing the booklet")
-    from dianli.api import booklet_chunks
+    from dianli.api import booklet_chunks, stamp_provenance
 
     out = io.BytesIO()  # written piece by piece: the text with its audio is never held whole
-    for chunk in booklet_chunks(prog, audio=found, appendix=appendix):  # each chunk supplied already
-        out.write(chunk.encode("utf-8"))
+    for number, chunk in enumerate(booklet_chunks(prog, audio=found, appendix=appendix)):  # supplied already
+        out.write((stamp_provenance(chunk) if number == 0 else chunk).encode("utf-8"))  # version, data digest
     return booklet_name(prog, "html"), out.getvalue()
 
 

@@ -20,6 +20,7 @@ from dianli.api import (
     spring_ox_json,
     spring_ox_svg,
     spring_ox_text,
+    stamp_provenance,
 )
 from dianli.cli.common import FORCE_HELP, check_output_path, run_guarded, write_file, write_text_output
 from dianli.cli.lines import write_fitted
@@ -71,7 +72,7 @@ def _spring_ox(
     else:
         write_fitted(spring_ox_text(result))
     if svg is not None:
-        write_file(svg, spring_ox_svg(result), force)
+        write_file(svg, stamp_provenance(spring_ox_svg(result)), force)  # names the version and data digest
         typer.echo(f"picture written to {svg}", err=True)
 
 

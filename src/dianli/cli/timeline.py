@@ -19,6 +19,7 @@ from dianli.api import (
     governing_witnesses,
     manifest,
     section_label,
+    stamp_provenance,
     witness_ids,
 )
 from dianli.cli.common import (
@@ -218,7 +219,8 @@ def register(app: typer.Typer) -> None:
         titles = short_titles()
         if svg is not None:
             where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
-            write_file(svg, dated_events_svg(events, titles, f"dated events{where}", link=False), force)
+            drawn = dated_events_svg(events, titles, f"dated events{where}", link=False)
+            write_file(svg, stamp_provenance(drawn), force)  # names the version and data digest
         if fmt is Format.json:
             data = {
                 "place": get_place(place).id if place else None,

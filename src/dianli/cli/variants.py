@@ -21,10 +21,8 @@ from dianli.api import (
     VariationReading,
     VariationRule,
     format_year_ranges,
-    variation,
-    variation_map_svg,
+    variants_table,
     variation_record,
-    variation_timeline_svg,
     witness_label,
 )
 from dianli.cli.common import (
@@ -204,11 +202,12 @@ def variants_command(
     for path in (svg_timeline, svg_map, out):
         if path is not None:
             check_output_path(path, force)
-    rules = variation(rule, rite)
+    found = variants_table(rule, rite)  # dianli.variants: its figures name the version and data digest
+    rules = found.rules
     if svg_timeline is not None:
-        write_file(svg_timeline, variation_timeline_svg(rules[0]), force)
+        write_file(svg_timeline, found.timeline_svg(), force)
     if svg_map is not None and year is not None:
-        write_file(svg_map, variation_map_svg(rules[0], year), force)
+        write_file(svg_map, found.map_svg(year), force)
     if fmt is Format.json:
         write_text_output(
             json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out, force

@@ -36,6 +36,7 @@ from dianli.corpus.witnesses import manifest
 from dianli.errors import UnknownValueError
 from dianli.opendata.schema import TABLES, TableSchema
 from dianli.opendata.tables import DEFAULT_YEARS, Progress, Tables, _quiet, build_tables
+from dianli.provenance import provenance
 from dianli.written import MANIFEST
 
 FORMATS = ("csv", "json")
@@ -104,7 +105,11 @@ def descriptor(tables: Tables | None, fmt: str, years: range = DEFAULT_YEARS) ->
         "keywords": ["Qing", "ritual", "gazetteer", "Fujian", "Taiwan", "CHGIS", "citations"],
         "licenses": _license(),
         "sources": [{"title": info.title} for info in manifest()],
-        "dianli": {"observance_years": [years.start, years[-1]], "format": fmt},
+        "dianli": {
+            "observance_years": [years.start, years[-1]],
+            "format": fmt,
+            **provenance().as_dict(),  # what a paper names: the version and the data digest
+        },
         "resources": resources,
     }
 

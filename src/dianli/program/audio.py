@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import dianli.music
 from dianli import cache
+from dianli.music import cues as _music_module
 from dianli.music.cues import Timeline, Timing, default_timing, timeline
 from dianli.music.memo import BoundedCache
 from dianli.music.pitch import Tuning, default_tuning
@@ -99,7 +99,7 @@ def sound_of(tl: Timeline) -> str:
 @functools.cache
 def music_code() -> bytes:
     """A digest of every file of the music package: the synthesiser, the encoder, instruments, pitch."""
-    return tree_digest([Path(dianli.music.__file__).parent])
+    return tree_digest([Path(_music_module.__file__).parent])  # the folder of dianli.music
 
 
 def audio_key(tl: Timeline, tuning: Tuning, rule: AudioRule) -> str:

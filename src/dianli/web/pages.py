@@ -72,6 +72,7 @@ from dianli.api import (
     spring_ox_rule_ids,
     spring_ox_svg,
     spring_ox_text,
+    stamp_provenance,
     subscription_query,
     supply,
     translation_segments,
@@ -123,9 +124,10 @@ def _assemble(rite: str, place: str, year: int, season: str | None, witness: str
 def _booklet(key: tuple[str, str, int, str | None, str | None], appendix: str = "full") -> str:
     rite, place, year, season, witness = key
     program = _assemble(rite, place, year, season, witness)
-    return render_booklet(
+    page = render_booklet(
         program, audio_url=lambda m: f"/music/{m}/audio.ogg", dance=False, appendix=appendix
     )
+    return stamp_provenance(page)  # a saved page names the version and data digest it was made from
 
 
 def booklet_html(
