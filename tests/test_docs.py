@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,11 @@ from types import ModuleType
 
 import pytest
 import typer
+from typer.testing import CliRunner
 
 from dianli.cli import app
+
+from .test_readme import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -218,3 +222,63 @@ def test_every_dependency_has_a_row_in_the_readme() -> None:
     named |= {n.split("[")[0] for n in named}
     missing = sorted(n for n in names if n not in named and n.lower() not in {m.lower() for m in named})
     assert not missing, missing
+
+
+# --- the pages' commands run as written ---------------------------------------------------------------
+
+WALKED = [
+    *sorted((DOCS / "tutorials").glob("*.md")),
+    DOCS / "how-to" / "cite.md",
+    DOCS / "how-to" / "export-gis.md",
+]
+"""Pages whose every ``dianli`` line in a ``bash`` block a reader may type as it stands."""
+
+
+def _not_run(line: str) -> str | None:
+    """Why a line of the pages is not run here, or None."""
+    words = shlex.split(line)
+    if words[1] == "serve":
+        return "a server that runs until stopped"
+    if words[1] == "program" and "--no-audio" not in words and "--format" not in words:
+        return "the booklet with its music: the Quickstart's own command (.ci/run)"
+    if line in EXAMPLES:
+        return "in the README's tour, which tests/test_readme.py runs"
+    return None
+
+
+def _page_commands() -> list[object]:
+    out: list[object] = []
+    for page in WALKED:
+        for block in re.findall(r"```bash\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for raw in block.splitlines():
+                line = re.split(r"\s#\s", raw, maxsplit=1)[0].strip()
+                if line.startswith("dianli ") and _not_run(line) is None:
+                    out.append(pytest.param(line, id=f"{page.stem}: {line}"))
+    return out
+
+
+PAGE_COMMANDS = _page_commands()
+
+
+def test_the_pages_have_commands_to_run() -> None:
+    assert len(PAGE_COMMANDS) >= 10
+
+
+@pytest.mark.parametrize("line", PAGE_COMMANDS)
+def test_a_command_of_the_pages_runs_as_written(
+    line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Piped at 80 columns, in a scratch folder: it succeeds, prints something or writes what it names."""
+    command, _, redirect = line.partition(" > ")
+    words = shlex.split(command)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, words[1:], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output[-2000:]
+    assert result.output.strip(), line
+    written = [w for w in words if re.search(r"\.(svg|ics|xml|csv)$", w)] + (
+        [redirect.strip()] if redirect else []
+    )
+    for name in written:
+        if name == redirect.strip():
+            (tmp_path / name).write_text(result.output, encoding="utf-8")
+        assert (tmp_path / name).stat().st_size > 0, name
