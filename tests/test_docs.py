@@ -94,6 +94,19 @@ def test_every_link_of_the_cli_reference_has_its_heading() -> None:
     assert links and links <= anchors, links - anchors
 
 
+def test_the_api_reference_documents_every_public_name() -> None:
+    import dianli
+
+    text = hooks.render("api", [])
+    assert text.startswith("::: dianli\n")  # the package's own docstring first
+    documented = re.findall(r"^::: (\S+)$", text, re.M)[1:]
+    public = [name for name in getattr(dianli, "__all__", ()) if not name.startswith("_")]
+    assert [path.rsplit(".", 1)[-1] for path in documented] == [
+        *[n for n in public if not isinstance(getattr(dianli, n), type)],
+        *[n for n in public if isinstance(getattr(dianli, n), type)],
+    ]
+
+
 @pytest.mark.parametrize(
     ("target", "fields"),
     [

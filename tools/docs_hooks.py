@@ -4,6 +4,7 @@ the code and the data themselves, so they cannot drift from what the program doe
 A page asks for generated text with a directive on a line of its own::
 
     <!-- dianli:cli -->                          every command of ``dianli``, from the Typer application
+    <!-- dianli:api -->                          every name of ``dianli.__all__``, by mkdocstrings
     <!-- dianli:schema MODULE:CLASS -->          a pydantic model's JSON schema, as lists of fields
     <!-- dianli:file PATH [LANGUAGE] -->         a file of the repository, whole, as a code block
     <!-- dianli:include PATH -->                 a Markdown file of the repository, inline
@@ -60,6 +61,8 @@ def render(name: str, args: Sequence[str]) -> str:
     """The Markdown a directive stands for."""
     if name == "cli" and not args:
         return cli_reference()
+    if name == "api" and not args:
+        return api_reference()
     if name == "schema" and len(args) == 1:
         return schema_reference(_model(args[0]))
     if name == "file" and len(args) in (1, 2):
@@ -190,6 +193,42 @@ def _command_text(command: Any, context: Any) -> str:
 def _anchor(path: str) -> str:
     """The id Python-Markdown's table of contents gives the heading ``path`` (in backticks)."""
     return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", path).strip().lower())
+
+
+# --- the Python API ------------------------------------------------------------------------------------
+
+
+def api_reference() -> str:
+    """The package's docstring, then a mkdocstrings block for each public name (``dianli.__all__``): the
+    entry points first, then the types they return. Each block names the object where it is defined, as
+    the running package resolves it — some entry points share their name with a subpackage
+    (``dianli.calendar`` the function, ``dianli.calendar`` the package), which a reader of the source
+    alone would take for the package."""
+    import dianli
+
+    names = [name for name in getattr(dianli, "__all__", ()) if not name.startswith("_")]
+    objects = [(name, getattr(dianli, name)) for name in names]
+    entry_points = [(name, obj) for name, obj in objects if not inspect.isclass(obj)]
+    types = [(name, obj) for name, obj in objects if inspect.isclass(obj)]
+    blocks = [_autodoc("dianli", "show_root_heading: false", "members: false")]
+    for title, group in (("Entry points", entry_points), ("What they return", types)):
+        if group:
+            blocks.append(f"## {title}\n")
+            blocks += [_autodoc(_defined_at(name, obj), "heading_level: 3") for name, obj in group]
+    return "\n".join(blocks)
+
+
+def _defined_at(name: str, obj: Any) -> str:
+    module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+    if not module or not qualname:
+        raise DirectiveError(f"dianli.{name} is neither a function nor a class: no definition to document")
+    return f"{module}.{qualname}"
+
+
+def _autodoc(identifier: str, *options: str) -> str:
+    lines = [f"::: {identifier}", "    options:", "      show_root_full_path: false"]
+    lines += [f"      {option}" for option in options]
+    return "\n".join(lines) + "\n"
 
 
 # --- data schemas --------------------------------------------------------------------------------------
