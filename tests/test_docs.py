@@ -295,3 +295,10 @@ def test_a_command_of_the_pages_runs_as_written(
         if name == redirect.strip():
             (tmp_path / name).write_text(result.output, encoding="utf-8")
         assert (tmp_path / name).stat().st_size > 0, name
+
+
+def test_a_schema_can_be_headed_by_what_the_reader_writes() -> None:
+    """The model's own heading names the file (``alignment.yaml``), keeping the model's anchor for links."""
+    text = hooks.render("schema", ["dianli.rites.readings:AlignmentFile", "alignment.yaml"])
+    assert text.startswith("### alignment.yaml {#alignmentfile}\n")
+    assert "### AlignedCite" in text

@@ -5,7 +5,8 @@ A page asks for generated text with a directive on a line of its own::
 
     <!-- dianli:cli -->                          every command of ``dianli``, from the Typer application
     <!-- dianli:api -->                          every name of ``dianli.__all__``, by mkdocstrings
-    <!-- dianli:schema MODULE:CLASS -->          a pydantic model's JSON schema, as lists of fields
+    <!-- dianli:schema MODULE:CLASS [TITLE] -->  a pydantic model's JSON schema, as lists of fields (TITLE:
+                                                 the heading of the model itself, e.g. its file's name)
     <!-- dianli:file PATH [LANGUAGE] -->         a file of the repository, whole, as a code block
     <!-- dianli:include PATH -->                 a Markdown file of the repository, inline
 
@@ -63,8 +64,8 @@ def render(name: str, args: Sequence[str]) -> str:
         return cli_reference()
     if name == "api" and not args:
         return api_reference()
-    if name == "schema" and len(args) == 1:
-        return schema_reference(_model(args[0]))
+    if name == "schema" and args:
+        return schema_reference(_model(args[0]), title=" ".join(args[1:]) or None)
     if name == "file" and len(args) in (1, 2):
         path = repository_file(args[0])
         language = args[1] if len(args) == 2 else path.suffix.lstrip(".")
@@ -245,7 +246,7 @@ def _model(target: str) -> Any:
     return model
 
 
-def schema_reference(model: Any) -> str:
+def schema_reference(model: Any, title: str | None = None) -> str:
     """A pydantic model's JSON schema as Markdown: the model's fields, then each model it uses, in the order
     first met; each field with its type, whether it is required (or its default) and its description."""
     schema = model.model_json_schema()
@@ -259,7 +260,8 @@ def schema_reference(model: Any) -> str:
                 bodies[name] = definitions[name]
                 order.append(name)
                 queue.append(definitions[name])
-    return "\n".join(_model_text(name, bodies[name]) for name in order)
+    headings = {order[0]: f"{title} {{#{order[0].lower()}}}"} if title else {}
+    return "\n".join(_model_text(headings.get(name, name), bodies[name]) for name in order)
 
 
 def _references(node: Any) -> Iterator[str]:
