@@ -34,7 +34,7 @@ def _plain_entries(folder: Path) -> list[Any]:
 def test_the_kept_entries_are_those_of_a_cold_read_as_plain_tuples(
     cold_and_warm: Callable[..., tuple[Any, Any]], tmp_path: Path
 ) -> None:
-    cold, warm = cold_and_warm(governs._entries)
+    cold, warm = cold_and_warm(governs._entries_for, False)
     assert warm == cold and cold
     assert all(isinstance(e, governs._Entry) for e in warm)
     rows = governs._entry_rows()
@@ -60,17 +60,17 @@ def test_a_warm_run_answers_from_the_kept_entries_without_reading_the_manifests(
     cold_and_warm: Callable[..., tuple[Any, Any]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    cold_and_warm(governs._entries)
+    cold_and_warm(governs._entries_for, False)
 
     def refuse() -> Any:
         raise AssertionError("the governance entries were made again despite their cache entry")
 
     monkeypatch.setattr(governs, "_entry_rows", refuse)
     monkeypatch.setattr(governs, "manifest", refuse)
-    governs._entries.cache_clear()
-    governs.governance.cache_clear()
+    governs._entries_for.cache_clear()
+    governs._governance_with.cache_clear()
     try:
         found = governs.governance(place, year)
     finally:
-        governs.governance.cache_clear()
+        governs._governance_with.cache_clear()
     assert (found.witness, found.unit, found.stands_in) == (witness, unit, stands_in)

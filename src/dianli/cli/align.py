@@ -68,15 +68,31 @@ def register(app: typer.Typer) -> None:
             help="Write the same clauses into the witness folder's alignment.yaml: agreeing citations of the "
             "elements in its reading.",
         ),
+        review: bool = typer.Option(
+            False,
+            "--review",
+            help="Review the witness's drafted readings (readings/drafted.yaml, from ingest --drafts): list "
+            "them numbered, or decide with --accept and --reject.",
+        ),
+        accept: list[int] | None = typer.Option(  # noqa: B008
+            None, "--accept", help="With --review: accept this proposal (its number; repeatable)."
+        ),
+        reject: list[int] | None = typer.Option(  # noqa: B008
+            None, "--reject", help="With --review: reject this proposal (its number; repeatable)."
+        ),
         force: bool = force_option(),
     ) -> None:
         """Align every clause of WITNESS with the modelled clauses of the other witnesses of its language:
         *same* (an agreeing citation of the element), *variant* (a different reading, differences marked),
-        *new* (no witness of the model has it); and the modelled elements it lacks (*missing*)."""
+        *new* (no witness of the model has it); and the modelled elements it lacks (*missing*). With
+        --review: the drafted readings of a witness, accepted or rejected one by one."""
         if witness not in witness_ids():
             from dianli.api import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
+        if review or accept or reject:
+            _review(witness, set(accept or ()), set(reject or ()), force)
+            return
         classes = tuple(show) if show else CLASS_NAMES
         for name in classes:
             if name not in CLASS_NAMES:
@@ -121,3 +137,31 @@ def register(app: typer.Typer) -> None:
             hang = CLAUSE_COLUMN if width >= 2 * CLAUSE_COLUMN else 2
             head, lines = [fit_text("\n".join(head), width)], [fit_text(x, width, hang) for x in lines]
         write_text_output("\n".join([*head, *lines]), out, force)
+
+
+def _review(witness: str, accept: set[int], reject: set[int], force: bool) -> None:
+    """``--review``: the pending proposals, or the decisions taken and what remains."""
+    from dianli.cli.common import say
+    from dianli.comparison.review import decide, decisions, pending
+    from dianli.corpus.labels import witness_label
+    from dianli.rites.load import all_rites
+
+    if accept or reject:
+        taken, dropped = decide(witness, accept, reject, force)
+        say(f"{witness_label(witness)}: {len(taken)} accepted, {len(dropped)} rejected", indent=2)
+    found = pending(witness)
+    made = decisions(witness)
+    say(
+        f"{witness_label(witness)}: {len(found)} proposals to review; {len(made)} decided so far "
+        f"({sum(d['decision'] == 'accepted' for d in made)} accepted)",
+        indent=2,
+    )
+    for p in found:
+        name = all_rites()[p.rite].names.classical[0] if p.rite in all_rites() else p.rite
+        say(f"[{p.number}] {name}: {'、'.join(p.values)}", indent=6)
+        for quote in p.quotes:
+            say(f"    「{quote}」", indent=6)
+    if not found:
+        say(
+            "nothing left to review: when the drafted manifest is checked too, set status: curated in its witness.yaml"
+        )

@@ -155,6 +155,20 @@ def register(app: typer.Typer) -> None:
                 write_file(out / f"{r.witness}.draft.yaml", r.draft, force)
             write_file(out / "summary.csv", _csv(run), force)
             err_console.print(f"wrote {len(run.results) * 2 + 1} files to {out}")
+        if drafts is not None:  # each drafted witness's differing days, proposed for review
+            from dianli.comparison.drafted import DRAFTED_FILE
+
+            proposed = [r for r in run.results if r.drafted_readings]
+            for r in proposed:
+                with writing_to(Path(r.folder) / "readings"):
+                    (Path(r.folder) / "readings").mkdir(exist_ok=True)
+                write_file(Path(r.folder) / "readings" / DRAFTED_FILE, r.drafted_readings, force)
+            if proposed:
+                err_console.print(
+                    f"drafted readings for {len(proposed)} witnesses (review: dianli align W --review)",
+                    markup=False,
+                    highlight=False,
+                )
         if write:
             for r in run.results:
                 write_file(Path(r.folder) / ALIGNMENT_FILE, r.alignment_yaml, force)

@@ -3,6 +3,7 @@ the full application (:mod:`dianli.cli.application`) and the console script (:mo
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import typer
@@ -10,6 +11,7 @@ import typer
 from dianli import __version__
 from dianli.cli import rich_fix
 from dianli.cli.common import set_width
+from dianli.corpus.status import DRAFTS_VAR
 
 rich_fix.install()  # rich's wrapping of wide characters, for the help panels and the tables
 
@@ -37,8 +39,16 @@ def _root(
         metavar="<cols>",
         help="Lay text out for this many columns (default: the terminal's, or 80 when piped).",
     ),
+    drafts: bool = typer.Option(
+        False,
+        "--with-drafts",
+        help="Let drafted, unreviewed witnesses (status: draft, from ingest --drafts) govern the places their "
+        "manifests name; they are marked as drafts wherever they are named.",
+    ),
 ) -> None:
     """dianli (典禮)."""
+    if drafts:  # for this process (and the workers it starts): the drafts govern their places
+        os.environ[DRAFTS_VAR] = "1"
     # set for this command only: without --width the terminal's (or COLUMNS') width again, so that one
     # process running many commands (the tests, a shell) never keeps an earlier command's width
     set_width(width)

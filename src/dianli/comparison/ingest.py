@@ -42,6 +42,9 @@ class WitnessResult:
     report: dict[str, Any]
     draft: str
     alignment_yaml: str
+    drafted_readings: str = ""
+    """For a drafted witness (``status: draft``) with days that differ from its base: its
+    ``readings/drafted.yaml`` (:mod:`dianli.comparison.drafted`); else empty."""
 
     @property
     def clauses_per_second(self) -> float:
@@ -156,7 +159,14 @@ def ingest_witness(root: str, witness: str) -> WitnessResult:
     start = time.perf_counter()
     result = align(witness)
     seconds = time.perf_counter() - start
-    folder = next(str(i.folder) for i in manifest() if i.id == witness)
+    info = next(i for i in manifest() if i.id == witness)
+    folder = str(info.folder)
+    drafted = ""
+    if info.status == "draft":
+        from dianli.comparison.drafted import drafted_file, proposals
+
+        found = proposals(witness)
+        drafted = drafted_file(witness, found) if found else ""
     return WitnessResult(
         witness=witness,
         folder=folder,
@@ -166,6 +176,7 @@ def ingest_witness(root: str, witness: str) -> WitnessResult:
         report=to_data(result, None),
         draft=draft_reading(result),
         alignment_yaml=alignment_file(result),
+        drafted_readings=drafted,
     )
 
 

@@ -9,6 +9,7 @@ its kind, its slot and its words), the quotation and where it stands in the witn
   as that reading gives it;
 * ``cited`` also for a citation of the other cited data — the music, the dance, the spring ox, the
   calendar, the manifests — whose element is the domain (``music``) and whose value is its wording;
+* ``draft`` — a citation in the reading of a drafted, unreviewed witness (``status: draft``);
 * ``aligned`` — an agreeing clause found by the aligner and kept in the witness's ``alignment.yaml``, with
   its score; its value is the element's as the witness's reading gives it (the clause agrees with it).
 
@@ -33,7 +34,7 @@ from dianli import cache
 from dianli.comparison.values import KINDS, Value, element_names, element_values
 from dianli.corpus.cite import Citation, CitationError, resolve
 from dianli.corpus.normalise import fold
-from dianli.corpus.witnesses import witness_ids
+from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.errors import UnknownValueError
 from dianli.rites.load import all_rites
 from dianli.rites.model import Element, walk_paths
@@ -209,7 +210,7 @@ def _rite_of(path: str) -> str:
 
 def _aligned_scores(witness: str) -> dict[str, dict[str, float]]:
     """element → quote → score of the witness's ``alignment.yaml``."""
-    from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest
+    from dianli.corpus.witnesses import ALIGNMENT_FILE
     from dianli.datafile import load_model_path
     from dianli.rites.readings import AlignmentFile
 
@@ -323,14 +324,16 @@ def _build() -> tuple[Statement, ...]:
         names = element_names(rite, rite.id)
         for path, element in walk_paths(rite, rite.id):
             keep(_statements_of(None, rite.id, path, element, "cited", element.citations, {}, names))
+    drafts = {i.id for i in manifest() if i.status == "draft"}
     for witness in witness_ids():
+        reading = "draft" if witness in drafts else "read"  # a drafted reading is no curated one
         for rite_id, patches in own_readings(witness).items():
             read = base[rite_id]
             for where, patch in patches:
                 read = apply_reading(read, patch, where)
             names = element_names(read, rite_id)
             for path, element in walk_paths(read, rite_id):
-                keep(_statements_of(None, rite_id, path, element, "read", element.citations, {}, names))
+                keep(_statements_of(None, rite_id, path, element, reading, element.citations, {}, names))
         aligned = aligned_citations(witness)
         if not aligned:
             continue

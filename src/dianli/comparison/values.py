@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dianli.calendar.term_names import SOLAR_TERMS
 from dianli.corpus.normalise import fold
 from dianli.rites.model import (
     DateRule,
@@ -232,16 +233,11 @@ _SEASONS = {
 }
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
-_TERMS = tuple(
-    folded_pattern(t)
-    for t in (
-        "立春", "雨水", "驚蟄", "春分", "清明", "穀雨", "立夏", "小滿", "芒種", "夏至", "小暑", "大暑",
-        "立秋", "處暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪", "冬至", "小寒", "大寒",
-    )
-)  # fmt: skip
+_TERMS = tuple(folded_pattern(t) for t in SOLAR_TERMS)
 _MONTH_WORD = r"(正|十[一二]|[二三四五六七八九十])月"
 _DAY_WORD = r"(初[一二三四五六七八九十]|[二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(日)?"
 _DATED = re.compile(r"(?:年|閏|闰)$")
+_DOCUMENT = re.compile(folded_pattern(r"(?:據|奉|准|接|到)"))
 _NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}已])")
 """上丁, 上戊, 上巳 … (上已: the scribes' and the digitisers' 已 for 巳, as 「二仲上已之日」)."""
 _PAIRED = re.compile(folded_pattern(r"(春秋|二仲)"))
@@ -301,8 +297,10 @@ def _dates(text: str) -> Iterator[str]:
         month, day, suffix = match.groups()
         if not suffix and _day_number(day) not in (1, 15):
             continue
-        if _DATED.search(text[max(0, match.start() - 4) : match.start()]):
-            continue  # 「雍正十年三月初七日」: the day of an event, not a rule
+        if _DATED.search(text[max(0, match.start() - 4) : match.start()]) or _DOCUMENT.match(
+            text, match.end()
+        ):
+            continue  # 「雍正十年三月初七日」, 「七月十七日據…申稱」: the day of an event, not a rule
         yield month_name(_month_number(month)) + day_name(_day_number(day))
     for match in re.finditer(_MONTH_WORD + folded_pattern("(朔|望)"), text):
         month, day = match.groups()

@@ -681,6 +681,7 @@ def draft_manifest(path: Path) -> dict[str, Any]:
         "language": "classical",
         "punctuated": "。" in body or "，" in body,
         "authority": "primary",
+        "status": "draft",  # governs no place until reviewed (``dianli --with-drafts`` to try it)
         "translation_of": None,
         "base": None,
         "governs": []

@@ -28,13 +28,19 @@ def _witness_titles() -> dict[str, str]:
 def _titles(infos: tuple[WitnessInfo, ...]) -> dict[str, str]:
     shared = Counter(info.short_title for info in infos)
     return {
-        info.id: info.short_title if shared[info.short_title] == 1 else " ".join(info.title.split()[:2])
+        info.id: (info.short_title if shared[info.short_title] == 1 else " ".join(info.title.split()[:2]))
+        + (DRAFT_MARK if info.status == "draft" else "")
         for info in infos
     }
 
 
+DRAFT_MARK = "（草稿 draft）"
+"""Written after the title of a drafted, unreviewed witness wherever a reader sees it."""
+
+
 def witness_label(witness_id: str) -> str:
-    """The witness's short title (its manifest's ``short_title``), or its full title where two share one."""
+    """The witness's short title (its manifest's ``short_title``), or its full title where two share one;
+    a drafted witness's marked as a draft, so that every output that uses one says so."""
     return _witness_titles().get(witness_id, witness_id)
 
 

@@ -55,6 +55,11 @@ PACKAGE_DIR = "witnesses"
 Script = Literal["traditional", "simplified"]
 Language = Literal["classical", "modern"]
 Authority = Literal["primary", "gloss", "test-fixture"]
+Status = Literal["curated", "draft"]
+"""A witness folder's state: ``curated`` (read by a person), or ``draft`` — made by ``dianli ingest --drafts``
+and not yet reviewed. A draft governs no place, and so changes no output for a real place, unless drafts
+are asked for (:func:`dianli.corpus.status.with_drafts`)."""
+
 Year = Annotated[StrictInt, Field(ge=1000, le=2100)]
 """A Gregorian year."""
 _PLACE_ID = r"^[a-z0-9][a-z0-9-]*$"
@@ -98,6 +103,7 @@ class WitnessManifest(_Strict):
     language: Language
     punctuated: StrictBool
     authority: Authority
+    status: Status = "curated"
     translation_of: str | None = None
     base: str | None = None
     governs: tuple[GovernsEntry, ...]
@@ -138,6 +144,7 @@ class WitnessInfo(_Strict):
     language: Language
     punctuated: bool
     authority: Authority
+    status: Status
     translation_of: str | None
     base: str | None
     """Whose reading fills what this witness does not state (``translation_of`` unless given)."""
@@ -378,6 +385,7 @@ def _info(path: Path, entry: WitnessManifest) -> WitnessInfo:
         language=entry.language,
         punctuated=entry.punctuated,
         authority=entry.authority,
+        status=entry.status,
         translation_of=entry.translation_of,
         base=_effective_base(entry),
         governs=tuple(

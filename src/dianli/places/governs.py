@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from dianli import cache
 from dianli.corpus.labels import name_ids, witness_label
+from dianli.corpus.status import with_drafts
 from dianli.corpus.witnesses import manifest
 from dianli.errors import DataError, DianliError
 from dianli.places.places import PlaceAt, all_places, place_at
@@ -69,21 +70,30 @@ EntryRow = tuple[str, str, int, int | None, str, int]
 """An entry as plain data: witness, place, from_year, until_year, source, order (the fields of _Entry)."""
 
 
-@functools.cache
 def _entries() -> tuple[_Entry, ...]:
-    """Every ``governs`` entry of every witness manifest, checked against the place ids.
+    """Every ``governs`` entry of every witness manifest, checked against the place ids (a drafted witness's
+    only with ``dianli --with-drafts``).
 
     The entries depend on the manifests and the places alone, so they are kept in the on-disk cache
     (:mod:`dianli.cache`) as plain tuples, under a key naming every file of the package and of the extra
     witness folders: a run reads back a few strings instead of validating every manifest."""
-    entry = cache.installed_key("places.governs._entries")
-    return tuple(_Entry(*row) for row in cache.pickled(cache.DERIVED, entry, _entry_rows))
+    return _entries_for(with_drafts())
 
 
-def _entry_rows() -> tuple[EntryRow, ...]:
+@functools.cache
+def _entries_for(drafts: bool) -> tuple[_Entry, ...]:
+    entry = cache.installed_key("places.governs._entries", f"drafts={drafts}")
+    return tuple(_Entry(*row) for row in cache.pickled(cache.DERIVED, entry, lambda: _entry_rows(drafts)))
+
+
+def _entry_rows(drafts: bool = False) -> tuple[EntryRow, ...]:
+    """The rows of every witness's ``governs``; a drafted witness's only with ``drafts`` (an unreviewed draft
+    must not take over a real place)."""
     known = {p.id for p in all_places()}
     out: list[EntryRow] = []
     for order, info in enumerate(manifest()):
+        if info.status == "draft" and not drafts:
+            continue
         for entry in info.governs:
             if entry.place not in known:
                 raise DataError(
@@ -116,12 +126,17 @@ def _governance(entry: _Entry, stands_in: bool = False) -> Governance:
     )
 
 
-@functools.lru_cache(maxsize=8192)
 def governance(place: str, year: int) -> Governance:
-    """Which witness governs ``place`` (id or name) in ``year``, and through which unit."""
+    """Which witness governs ``place`` (id or name) in ``year``, and through which unit (a drafted witness
+    only with ``dianli --with-drafts``)."""
+    return _governance_with(place, year, with_drafts())
+
+
+@functools.lru_cache(maxsize=8192)
+def _governance_with(place: str, year: int, drafts: bool) -> Governance:
     unit = place_at(place, year)
     chain = _chain(unit)
-    entries = _entries()
+    entries = _entries_for(drafts)
     for link in chain:
         here = [e for e in entries if e.place == link.id and e.holds(year)]
         if here:
