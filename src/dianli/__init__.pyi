@@ -13,8 +13,10 @@ from .public.calendar import places as places
 from .public.ceremony import Ceremony as Ceremony
 from .public.ceremony import ceremony as ceremony
 from .public.comparison import Collated as Collated
+from .public.comparison import Compared as Compared
 from .public.comparison import Variants as Variants
 from .public.comparison import collate as collate
+from .public.comparison import compare as compare
 from .public.comparison import variants as variants
 from .public.corpus import Quotation as Quotation
 from .public.corpus import WitnessText as WitnessText
@@ -34,6 +36,7 @@ __all__ = [
     "Audio",
     "Ceremony",
     "Collated",
+    "Compared",
     "Day",
     "Music",
     "Provenance",
@@ -46,6 +49,7 @@ __all__ = [
     "calendar",
     "ceremony",
     "collate",
+    "compare",
     "date",
     "music",
     "places",

@@ -86,3 +86,20 @@ def test_cli_json_and_csv() -> None:
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_the_public_entry_point_returns_a_table_that_joins() -> None:
+    import dianli
+
+    table = dianli.compare("山川", kind="date_rule")
+    assert {r["title"] for r in table} >= {"晉江縣志", "臺灣府志"} and table.key == ("slot", "witness")
+    assert all(r["verdict"] == "differs" for r in table.differing())
+    jinjiang = next(r for r in table if r["witness"] == "jinjiang-xianzhi-15")
+    assert jinjiang["values"] == ["二月上戊", "八月上戊"] or set(jinjiang["values"]) == {
+        "二月上戊",
+        "八月上戊",
+    }
+    frame = table.to_frame()
+    witnesses = dianli.witnesses().to_frame()
+    joined = frame.merge(witnesses, left_on="witness", right_on=witnesses.columns[0])
+    assert len(joined) == len(frame)

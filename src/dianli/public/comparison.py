@@ -190,3 +190,68 @@ class Collated:
 def collate(rite: str, section: str | None = None) -> Collated:
     """The witnesses of a rite's section (or of ``section``, by id) aligned side by side."""
     return Collated(comparison.collate(rite, section))
+
+
+COMPARE_COLUMNS = (
+    "rite",
+    "point",
+    "kind",
+    "slot",
+    "verdict",
+    "witness",
+    "title",
+    "values",
+    "quotes",
+)
+"""One row per (point of a rite, witness that states it): the values it gives and the row's verdict."""
+
+
+class Compared(Table):
+    """The witnesses compared as facts (the correspondence table's values), one row per point and witness.
+    Keys: ``slot`` (the point of the model), ``witness``; ``verdict`` is the point's: ``differs``,
+    ``wording`` (the same facts, other words) or ``agrees``."""
+
+    def __init__(self, rows: tuple[object, ...], title: str) -> None:
+        from dianli.comparison.compare import Row as ComparedRow
+        from dianli.comparison.compare import slot_label
+        from dianli.corpus.labels import witness_label
+
+        self.points = tuple(r for r in rows if isinstance(r, ComparedRow))
+        out: list[Row] = []
+        for point in self.points:
+            for cell in point.cells:
+                out.append(
+                    {
+                        "rite": point.rite,
+                        "point": slot_label(point),
+                        "kind": point.kind,
+                        "slot": point.slot,
+                        "verdict": point.verdict,
+                        "witness": cell.witness,
+                        "title": witness_label(cell.witness),
+                        "values": list(cell.values),
+                        "quotes": list(dict.fromkeys(s.quote for s in cell.statements)),
+                    }
+                )
+        super().__init__(
+            title,
+            COMPARE_COLUMNS,
+            out,
+            key=("slot", "witness"),
+            shown=("point", "title", "values", "verdict"),
+        )
+
+    def differing(self) -> Compared:
+        """Only the points where the witnesses' values differ."""
+        return Compared(tuple(p for p in self.points if p.verdict == "differs"), f"{self.title}: differing")
+
+
+def compare(rite: str | None = None, witness: str | None = None, kind: str | None = None) -> Compared:
+    """The witnesses compared as facts: for each point of a rite (or of every rite) — its days, officiants,
+    venues, hymns, postures, offering rounds, offerings, dimensions — the value each witness states and
+    whether they differ, differ only in wording, or agree. ``dianli.compare("山川", kind="date_rule")``."""
+    from dianli.comparison.compare import compare as compare_points
+
+    rows = compare_points(rite, witness=witness, kind=kind)
+    what = " · ".join(x for x in (rite, witness, kind) if x) or "every rite"
+    return Compared(rows, f"the witnesses compared as facts: {what}")
