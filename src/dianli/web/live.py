@@ -398,10 +398,11 @@ class Connection:
 
     async def write(self) -> None:
         """The writer: this device's messages in order, each send bounded in time."""
-        while True:
+        while not self.gone.is_set():
             text = await self.queue.get()
-            try:
-                await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT_S)
+            try:  # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+                async with asyncio.timeout(SEND_TIMEOUT_S):
+                    await self.ws.send_text(text)
             except TimeoutError:
                 self.drop(1013, f"not reading: a message waited {SEND_TIMEOUT_S:g} s")
                 return
@@ -411,9 +412,8 @@ class Connection:
 
     async def close(self) -> None:
         try:
-            await asyncio.wait_for(
-                self.ws.close(self.close_code, _reason(self.close_reason)), CLOSE_TIMEOUT_S
-            )
+            async with asyncio.timeout(CLOSE_TIMEOUT_S):
+                await self.ws.close(self.close_code, _reason(self.close_reason))
         except Exception:  # already closed, or the device does not answer
             _log.debug("closing a live connection", exc_info=True)
 
@@ -655,7 +655,8 @@ class Hub:
             wait = last + SAVE_INTERVAL_S - time.monotonic()
             if wait > 0 and not self._urgent.is_set():
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._urgent.wait(), wait)
+                    async with asyncio.timeout(wait):
+                        await self._urgent.wait()
             self._wanted.clear()
             self._urgent.clear()
             records, seqs = self._snapshot()
@@ -723,7 +724,8 @@ class Hub:
             if old is not None:
                 old.drop(4000, "replaced by a newer connection of this device")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(old.finished.wait(), CLOSE_TIMEOUT_S * 2)
+                    async with asyncio.timeout(CLOSE_TIMEOUT_S * 2):
+                        await old.finished.wait()
                 if c.connections.get(device) is old:
                     self._leave(c, old)
             c.connections[device] = conn
@@ -737,6 +739,7 @@ class Hub:
             self._presence_soon(c)
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            conn.drop(1000, "")
             for task in tasks:
                 task.cancel()
             self._leave(c, conn)
