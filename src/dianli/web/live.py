@@ -286,6 +286,8 @@ SEND_TIMEOUT_S = 5.0
 """One message's send to one device: longer, and the device is dropped."""
 MESSAGE_LIMIT = 4096
 """Characters of one message from a device (the longest the sheet sends is a few dozen)."""
+FRAME_LIMIT = 64 * 1024
+"""Bytes of one WebSocket frame the server reads at all (``dianli serve``); longer ones close the socket."""
 RATE_PER_S = 50.0
 RATE_BURST = 200.0
 """Messages a device may send: 50 a second on average (a rehearsal at 100× moves about 33 steps a second),
