@@ -14,6 +14,7 @@ step it had acknowledged. All clients share this process's event loop, which is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -117,8 +118,32 @@ class Follower:
             pass
 
 
-async def never_reader(url: str) -> ClientConnection:
-    return await connect(f"{url}&device=bench-never-reads", max_queue=1)
+def never_reader(url: str) -> socket.socket:
+    """A TCP socket that completes the WebSocket handshake with a 1 KiB receive buffer, then never reads."""
+    parts = urllib.parse.urlsplit(url)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    sock.connect((parts.hostname or "127.0.0.1", parts.port or 80))
+    request = (
+        f"GET {parts.path}?{parts.query}&device=bench-never-reads HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ZGlhbmxpLWJlbmNoLWtleQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    )
+    sock.sendall(request.encode())
+    return sock
+
+
+def still_open(sock: socket.socket) -> bool:
+    """Whether the server has not closed this socket (reading what is waiting, without blocking)."""
+    sock.setblocking(False)
+    try:
+        while True:
+            if not sock.recv(65536):
+                return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
 
 
 async def flooder(url: str, report: dict[str, str]) -> None:
@@ -126,28 +151,36 @@ async def flooder(url: str, report: dict[str, str]) -> None:
         async with connect(f"{url}&device=bench-flooder") as ws:
             while True:
                 await ws.send('{"type":"ping"}')
+                await asyncio.sleep(0)  # as fast as it can, without starving this process's other clients
     except ConnectionClosed as exc:
-        report["flooder"] = f"dropped ({exc.rcvd.reason if exc.rcvd else 'closed'})"
+        frame = exc.rcvd or exc.sent
+        report["flooder"] = f"dropped ({frame.code} {frame.reason})" if frame else "dropped"
 
 
 async def malformed(url: str, report: dict[str, str]) -> None:
-    frames: list[str | bytes] = [b"\x00\xff", "{bad", "[" * 3000, "x" * 70000, '{"type":7}', "null"]
+    frames: list[str | bytes] = [b"\x00\xff", "{bad", "[" * 3000, "x" * 5000, '{"type":7}', "null"]
     errors = 0
+
+    async def count(ws: ClientConnection) -> None:
+        nonlocal errors
+        with contextlib.suppress(ConnectionClosed):
+            async for text in ws:
+                errors += json.loads(text)["type"] == "error"
+
     try:
         async with connect(f"{url}&device=bench-malformed") as ws:
-            reader = asyncio.ensure_future(ws.recv())
+            counter = asyncio.ensure_future(count(ws))
             for n in range(60):
                 await ws.send(frames[n % len(frames)])
                 await asyncio.sleep(0.05)
-            reader.cancel()
-            async for text in ws:  # drain what came back
-                errors += json.loads(text)["type"] == "error"
-    except ConnectionClosed as exc:
-        report["malformed"] = (
-            f"closed by the server after {errors} errors ({exc.rcvd.reason if exc.rcvd else ''})"
-        )
-        return
-    report["malformed"] = f"answered, {errors} errors"
+            await asyncio.sleep(0.2)
+            report["malformed"] = f"60 bad frames, {errors} errors answered, still connected"
+            await ws.send("y" * 70000)  # over the server's frame limit: the server closes
+            await asyncio.wait_for(counter, STEP_TIMEOUT_S)
+    except ConnectionClosed:
+        pass
+    finally:
+        report["malformed"] += f"; a 70 kB frame: closed by the server ({ws.close_code}, {ws.close_reason})"
 
 
 async def thief(url: str, report: dict[str, str]) -> None:
@@ -172,11 +205,18 @@ async def thief(url: str, report: dict[str, str]) -> None:
             except TimeoutError:
                 break
         granted = any(m["type"] == "conduct" and m.get("you") for m in got)
+    failed = []
     for token in seen:
         if 4 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum():
-            async with connect(f"{url}&device={urllib.parse.quote(token)}") as ws:
-                granted |= (await until(ws, "state"))["you_conduct"]
+            begun = time.perf_counter()
+            try:
+                async with connect(f"{url}&device={urllib.parse.quote(token)}") as ws:
+                    granted |= (await until(ws, "state"))["you_conduct"]
+            except (OSError, TimeoutError) as exc:
+                failed.append(f"{token}: {exc!r} after {time.perf_counter() - begun:.1f} s")
     report["takeover"] = "GRANTED" if granted else f"refused ({len(seen)} strings tried)"
+    if failed:
+        report["takeover"] += "; connections that failed: " + "; ".join(failed)
 
 
 async def cross_origin(url: str, report: dict[str, str]) -> None:
@@ -198,7 +238,7 @@ async def ceremony(url: str, code: str) -> dict[str, Any]:
         await until(ws, "state")
         followers.append(Follower(ws))
     report: dict[str, str] = {}
-    stuck = await never_reader(url)
+    stuck = never_reader(url)
     hostile = [
         asyncio.ensure_future(flooder(url, report)),
         asyncio.ensure_future(malformed(url, report)),
@@ -218,10 +258,18 @@ async def ceremony(url: str, code: str) -> dict[str, Any]:
         await asyncio.sleep(STEP_GAP_S)
     await asyncio.wait_for(until(conductor, "ack", seq=STEPS), STEP_TIMEOUT_S)
     acked.set()
-    await asyncio.gather(*hostile, return_exceptions=True)
+    for name, outcome in zip(
+        ("flooder", "malformed", "takeover", "cross-origin"),
+        await asyncio.gather(*hostile, return_exceptions=True),
+        strict=True,
+    ):
+        if isinstance(outcome, BaseException):
+            report.setdefault(name, f"client failed: {outcome!r}")
+    report["never-reader"] = "still connected; no step waited for it" if still_open(stuck) else "dropped"
     in_order = sum(f.steps == list(range(1, STEPS + 1)) for f in followers)
     alive = conductor.state.name == "OPEN"
-    for ws in [conductor, stuck, *(f.ws for f in followers)]:
+    stuck.close()
+    for ws in [conductor, *(f.ws for f in followers)]:
         await ws.close()
     return {"delays": delays, "in_order": in_order, "conductor_open": alive, "report": report}
 
