@@ -261,3 +261,29 @@ def test_the_state_file_survives_a_restart(tmp_path: Path, sheet: dict[str, Any]
         assert _until(a, "conduct")["you"] is True
     with TestClient(create_app()) as memory, _ws(memory, "follower3") as c:
         assert _until(c, "state")["step"] == 0  # without the file, a restart starts over
+
+
+@pytest.mark.parametrize(
+    ("page", "key"),
+    [
+        ("/", None),
+        ("/rites/xianshi?place=臺灣府&year=1752", "xianshi|taiwan-fu|1752|spring|taiwan-fuzhi-9"),
+        ("/program/xianshi?place=臺灣府&year=1752", "xianshi|taiwan-fu|1752|spring|taiwan-fuzhi-9"),
+        (
+            "/program/xianshi?place=臺灣府&year=1752&season=autumn",
+            "xianshi|taiwan-fu|1752|autumn|taiwan-fuzhi-9",
+        ),
+    ],
+)
+def test_pages_link_to_their_live_sheet(client: TestClient, page: str, key: str | None) -> None:
+    """The home page links to the run sheets, a rite page and a booklet to their own ceremony's sheet."""
+    import html
+    import re
+
+    links = [html.unescape(h) for h in re.findall(r'href="(/live/[^"]*)"', client.get(page).text)]
+    assert len(links) == 1, links
+    response = client.get(links[0])
+    assert response.status_code == 200, links[0]
+    if key is not None:
+        data = json.loads(response.text.split('id="live-data">', 1)[1].split("</script>", 1)[0])
+        assert data["key"] == key
