@@ -272,6 +272,46 @@ def test_rehearsal_plays_by_itself(server: str, devices: Devices, conducting: bo
         assert _step(other) == start
 
 
+def test_two_tabs_the_conductors_role_and_a_rehearsal_on_the_followers(server: str, devices: Devices) -> None:
+    """Two tabs of one browser are two devices (no fight over one id); followers name the conductor by
+    its role, never by an id, and show its rehearsal as a rehearsal."""
+    conductor = devices.open(f"{server}{SHEET}&role={urllib.parse.quote('通贊')}")
+    _conduct(conductor)
+    tab = devices.open(server + SHEET)
+    second = tab.context.new_page()  # a second tab of the same browser
+    second.on("pageerror", lambda e: devices.errors.append(str(e)))
+    second.goto(server + SHEET)
+    ids = [p.evaluate("sessionStorage.getItem('dianli-live-device')") for p in (tab, second)]
+    assert ids[0] != ids[1]
+    for page in (tab, second):
+        page.wait_for_function("document.getElementById('status').textContent.includes('following 通贊')")
+    time.sleep(2)  # two tabs fighting over one id would reconnect each other away meanwhile
+    assert "following 通贊" in tab.inner_text("#status") and "following 通贊" in second.inner_text("#status")
+    assert not tab.locator("#rehearsal-banner").is_visible()
+    conductor.click("#rehearse")
+    for page in (tab, second):
+        page.locator("#rehearsal-banner").wait_for(state="visible", timeout=STEP_WAIT_MS)
+        assert "(not the ceremony)" in page.inner_text("#status")
+    conductor.click("#rehearse")
+    tab.locator("#rehearsal-banner").wait_for(state="hidden", timeout=STEP_WAIT_MS)
+
+
+def test_the_conducting_phone_shows_its_code_and_a_qr_code(server: str, devices: Devices) -> None:
+    """The code passes to the next phone: the conducting phone shows it and a QR code of the sheet's
+    address carrying it; opening that address conducts (the code taken out of the address)."""
+    conductor = devices.open(server + SHEET)
+    _conduct(conductor)
+    conductor.click("#show-code")
+    origin = urllib.parse.urlsplit(conductor.url)
+    code = CODES[f"{origin.scheme}://{origin.netloc}"]
+    assert conductor.inner_text("#code-text") == code
+    assert conductor.locator("#code-qr svg").is_visible()
+    scanned = devices.open(f"{server}{SHEET}#code={code}")
+    scanned.wait_for_function("document.body.dataset.mode === 'conduct'", timeout=STEP_WAIT_MS)
+    conductor.wait_for_function("document.body.dataset.mode === 'follow'", timeout=STEP_WAIT_MS)
+    assert "code=" not in scanned.url
+
+
 @pytest.mark.parametrize("state_file", [True, False])
 def test_a_restart_loses_nothing_that_matters(browser: Any, tmp_path: Path, state_file: bool) -> None:
     """With the state file a restarted server knows the step and the conductor, who takes the ceremony
