@@ -93,7 +93,9 @@ def _conduct_code(code: str, start: str) -> None:
     """The code that lets a phone conduct a live sheet, and (on a terminal) a QR code of the start page
     carrying it: a phone that scans it opens the run sheets and conducts the ceremony it opens."""
     typer.echo(f"dianli: conduct code for the live run sheets: {code}")
-    typer.echo(f"dianli: on the phone that conducts, scan the QR code or open {start} and enter the code")
+    typer.echo(
+        f"dianli: on the phone that conducts, scan the QR code or open\n        {start} and enter the code"
+    )
     if sys.stdout.isatty():
         import segno
 

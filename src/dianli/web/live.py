@@ -7,14 +7,17 @@ by the step that names it. A ceremony is keyed by its canonical rite id, place i
 witness (the program's own), so every spelling of one ceremony (祀先師 or its id, a place by name or id)
 meets on one key.
 
-The hub keeps per ceremony: the current step, a sequence number, the device conducting, and the history of
-step changes with their server times (for late joiners, who start at the current step, and for the sung
-character a device shows while a movement sounds). It lives in memory; with a state file
-(``dianli serve --live-state FILE``) every change is written to the file (atomically) and read back at
-start, so a restart loses nothing but the open connections, which the devices re-open by themselves.
-Without one, a restart loses each ceremony's step, conductor and history; a conducting device that
-reconnects takes its ceremony back and sends its step, so what is lost is lost only if that device is
-gone too.
+The hub keeps per ceremony: the current step, a sequence number, who conducts, and the history of step
+changes with their server times (for late joiners, who start at the current step, and for the sung
+character a device shows while a movement sounds). Conducting needs a credential: the conduct code
+(printed by ``dianli serve``, shown on the conducting device with a QR code) or the conducting device's
+hand-over; the device conducting holds a baton, a secret it alone is given, with which it takes its
+ceremony back after a lost connection or a restart. No device learns another's id. Each connection has its
+own bounded queue and writer, so no device waits for another; every frame is answered or ignored. With a
+state file (``dianli serve --live-state FILE``) the state is written off the event loop (coalesced, at
+most every SAVE_INTERVAL_S and at once when the conductor changes, atomically), acknowledged to the
+conductor once written, and read back at start: a file of another format is refused, never overwritten.
+The threat model is in the README ("Conducting a ceremony live").
 """
 
 from __future__ import annotations
