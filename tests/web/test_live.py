@@ -232,6 +232,29 @@ def test_a_bad_device_id_is_refused(client: TestClient, device: str) -> None:
     assert info.value.code == 1008
 
 
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("year=abc", "year"),
+        ("year=" + "9" * 5000, "year"),
+        ("year=%C2%B2", "year"),  # a superscript two: a digit to str.isdigit, not to int
+        ("year=99999", "1644..2100"),
+        ("place=nowhere&year=1752", "unknown place"),
+        ("year=1752&season=winter", "spring"),
+    ],
+)
+def test_a_bad_ceremony_is_refused_with_its_reason(client: TestClient, query: str, reason: str) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        client.websocket_connect(f"/live/xianshi/ws?{query}&device=abcd1234") as ws,
+    ):
+        ws.receive_json()
+    assert info.value.code == 1008 and reason in info.value.reason
+    assert len(info.value.reason.encode()) <= 123
+
+
 def test_the_state_file_survives_a_restart(tmp_path: Path, sheet: dict[str, Any]) -> None:
     path = tmp_path / "live.json"
     with TestClient(create_app(path)) as first, _ws(first, "conductor2") as a:

@@ -921,21 +921,25 @@ async def live_socket(
     websocket: WebSocket,
     rite: str,
     place: str | None = None,
-    year: int = LIVE_YEAR,
+    year: str = str(LIVE_YEAR),
     season: str | None = None,
     witness: str | None = None,
     device: str = "",
     name: str = "",
 ) -> None:
-    """One device's connection to its ceremony: the full state on joining, then every change."""
+    """One device's connection to its ceremony: the full state on joining, then every change. Every
+    refusal closes the socket with a reason that names it (the year is read here, not by FastAPI, whose
+    reason would list its validation errors beyond a close frame's 123 bytes)."""
     reason = ""
     if not same_origin(websocket):
         reason = "this page was not served here (its Origin is another site)"
     elif not DEVICE_RE.match(device):
         reason = "device: 4 to 64 letters, digits, - or _"
+    elif not re.fullmatch(r"[0-9]{1,6}", year.strip()):
+        reason = f"year: a whole number {RITE_FIRST_YEAR}..{RITE_LAST_YEAR}"
     if not reason:
         try:
-            data = await run_in_threadpool(sheet, rite, place, year, season, witness)
+            data = await run_in_threadpool(sheet, rite, place, int(year), season, witness)
         except DianliError as exc:
             reason = str(exc)
     if reason:
