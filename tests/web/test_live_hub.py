@@ -118,8 +118,12 @@ def run(body: Callable[[Any], Awaitable[None]], state: Path | None = None) -> No
             await asyncio.wait_for(asyncio.gather(*(p.task for p in app.state.test_peers)), 10)
 
     records: list[logging.LogRecord] = []
-    handler = logging.Handler(logging.ERROR)
-    handler.emit = records.append  # type: ignore[method-assign]
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep(logging.ERROR)
     logging.getLogger().addHandler(handler)
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(lambda _loop, context: records.append(logging.makeLogRecord(context)))
@@ -498,5 +502,33 @@ def test_random_messages_from_several_devices_keep_the_invariants(actions: list[
                 seqs = [m["seq"] for m in peer.of("step")]
                 assert seqs == sorted(seqs)
                 assert index in code_users or not any(m.get("you") for m in peer.of("conduct"))
+
+    run(body)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    device=st.text(max_size=70),
+    name=st.text(max_size=300),
+    origin=st.one_of(st.none(), st.text(max_size=40), st.just(f"http://{HOST}")),
+)
+def test_random_handshakes_are_accepted_or_refused_cleanly(
+    device: str, name: str, origin: str | None
+) -> None:
+    """Whatever a page puts in its address and Origin: accepted with the state, or closed with 1008 and
+    a reason; nothing logged; a name never shown longer than its limit or with control characters."""
+
+    async def body(app: Any) -> None:
+        peer = Peer(app, device, name=name, origin=origin)
+        done = asyncio.ensure_future(peer.wait("state"))
+        await asyncio.wait([done, peer.task], timeout=5, return_when=asyncio.FIRST_COMPLETED)
+        if peer.accepted.is_set():
+            assert done.done()
+            c = next(iter(app.state.live_hub.ceremonies.values()))
+            shown = c.connections[device].name
+            assert len(shown) <= live.NAME_LIMIT and shown == live.clean_name(name)
+        else:
+            done.cancel()
+            assert peer.closed is not None and peer.closed["code"] == 1008 and peer.closed["reason"]
 
     run(body)
