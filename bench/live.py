@@ -27,7 +27,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from typing import Any
+from typing import Any, ClassVar
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -37,6 +37,9 @@ STEPS = 100
 STEP_GAP_S = 0.05
 PINGS = 200
 KILLS = 3
+IDLE_WAIT_S = 60.0
+"""How long to wait, after the steps, for the never-reader to be removed (the hub drops a device silent
+for 45 s)."""
 STEP_TIMEOUT_S = 10.0
 START_TIMEOUT_S = 60.0
 SHEET_TIMEOUT_S = 300.0
@@ -102,10 +105,24 @@ async def baseline(url: str) -> list[float]:
     return times
 
 
+async def _drain(ws: ClientConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+
+
 class Follower:
+    """A follower as the page is one: it records every step and the device count, and pings every 15 s.
+    The last follower to hear a step sets that step's event (``Follower.everyone``)."""
+
+    heard_by: ClassVar[dict[int, int]] = {}
+    everyone: ClassVar[dict[int, asyncio.Event]] = {}
+    total = FOLLOWERS
+
     def __init__(self, ws: ClientConnection) -> None:
-        self.ws, self.steps, self.heard = ws, [], {}  # type: ignore[var-annotated]
+        self.ws, self.steps, self.heard, self.count = ws, [], {}, 0  # type: ignore[var-annotated]
         self.task = asyncio.ensure_future(self.listen())
+        self.pinger = asyncio.ensure_future(self.ping())
 
     async def listen(self) -> None:
         try:
@@ -114,8 +131,19 @@ class Follower:
                 if message["type"] == "step":
                     self.steps.append(message["step"])
                     self.heard[message["step"]] = time.perf_counter()
+                    n = Follower.heard_by[message["step"]] = Follower.heard_by.get(message["step"], 0) + 1
+                    if n == Follower.total and message["step"] in Follower.everyone:
+                        Follower.everyone[message["step"]].set()
+                elif message["type"] == "presence":
+                    self.count = message["count"]
         except ConnectionClosed:
             pass
+
+    async def ping(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.sleep(15)
+                await self.ws.send('{"type":"ping"}')
 
 
 def never_reader(url: str) -> socket.socket:
@@ -249,11 +277,12 @@ async def ceremony(url: str, code: str) -> dict[str, Any]:
     delays = []
     for n in range(STEPS):
         step = 1 + n
+        Follower.everyone[step] = asyncio.Event()
         begun = time.perf_counter()
         await conductor.send(json.dumps({"type": "step", "step": step}))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(Follower.everyone[step].wait(), STEP_TIMEOUT_S)
         deadline = begun + STEP_TIMEOUT_S
-        while not all(step in f.heard for f in followers) and time.perf_counter() < deadline:
-            await asyncio.sleep(0.001)
         delays.append(max(f.heard.get(step, deadline) for f in followers) - begun)
         await asyncio.sleep(STEP_GAP_S)
     await asyncio.wait_for(until(conductor, "ack", seq=STEPS), STEP_TIMEOUT_S)
@@ -265,10 +294,23 @@ async def ceremony(url: str, code: str) -> dict[str, Any]:
     ):
         if isinstance(outcome, BaseException):
             report.setdefault(name, f"client failed: {outcome!r}")
-    report["never-reader"] = "still connected; no step waited for it" if still_open(stuck) else "dropped"
+    drain = asyncio.ensure_future(_drain(conductor))
+    begun = time.perf_counter()
+    while followers[0].count > FOLLOWERS + 1 and time.perf_counter() - begun < IDLE_WAIT_S:
+        await conductor.send('{"type":"ping"}')
+        await asyncio.sleep(1)
+    gone = followers[0].count == FOLLOWERS + 1
+    drain.cancel()
+    report["never-reader"] = (
+        f"no step waited for it; removed from the ceremony {time.perf_counter() - begun:.0f} s after the steps"
+        if gone
+        else f"no step waited for it; still counted {IDLE_WAIT_S:g} s after the steps"
+    )
     in_order = sum(f.steps == list(range(1, STEPS + 1)) for f in followers)
     alive = conductor.state.name == "OPEN"
     stuck.close()
+    for f in followers:
+        f.pinger.cancel()
     for ws in [conductor, *(f.ws for f in followers)]:
         await ws.close()
     return {"delays": delays, "in_order": in_order, "conductor_open": alive, "report": report}

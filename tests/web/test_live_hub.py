@@ -310,6 +310,22 @@ def test_a_device_that_never_reads_is_dropped_and_stalls_no_one(monkeypatch: pyt
     run(body)
 
 
+def test_a_silent_device_is_dropped_and_one_that_pings_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "IDLE_LIMIT_S", 0.3)
+
+    async def body(app: Any) -> None:
+        silent = await joined(app, "silent-one")
+        talking = await joined(app, "talking-one")
+        for n in range(6):
+            talking.send({"type": "ping", "t": n})
+            await asyncio.sleep(0.1)
+        await asyncio.wait_for(silent.task, 5)
+        assert silent.closed is not None and "silent" in silent.closed["reason"]
+        assert talking.closed is None and len(talking.of("pong")) == 6
+
+    run(body)
+
+
 def test_a_flooder_is_dropped_and_the_conductor_is_not() -> None:
     async def body(app: Any) -> None:
         lead = await conductor(app)

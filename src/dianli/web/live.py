@@ -299,6 +299,10 @@ WRONG_CODES = 5
 """Wrong conduct codes one connection may try before it is dropped."""
 SAVE_INTERVAL_S = 0.2
 """The state file is written at most this often (and at once when the conductor changes)."""
+IDLE_LIMIT_S = 45.0
+"""A device that sends nothing for this long is dropped (the page pings every 15 s): the hub's own
+keepalive, which also frees a device that neither reads nor writes (the server's WebSocket ping cannot
+close a socket whose peer never reads: its buffer never drains)."""
 CLOSE_TIMEOUT_S = 1.0
 PRESENCE_DELAY_S = 0.05
 """Devices coming and going within this time are told to the others in one message."""
@@ -769,7 +773,12 @@ class Hub:
     async def _read(self, c: Ceremony, conn: Connection) -> None:
         """The device's messages: each answered or ignored, none able to raise."""
         while True:
-            message = await conn.ws.receive()
+            try:
+                async with asyncio.timeout(IDLE_LIMIT_S):
+                    message = await conn.ws.receive()
+            except TimeoutError:
+                conn.drop(1001, f"silent for {IDLE_LIMIT_S:g} s")
+                return
             if message["type"] == "websocket.disconnect":
                 return
             if not conn.allow():

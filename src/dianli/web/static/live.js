@@ -268,6 +268,7 @@
     retryTimer = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   }
+  setInterval(function () { send({ type: 'ping', t: Date.now() }); }, 15000);  // the hub drops the silent
   window.addEventListener('online', function () { retry = 500; connect(); });
   window.addEventListener('offline', function () { if (ws) ws.close(); });
 
