@@ -611,6 +611,7 @@ class Hub:
         self._wanted: asyncio.Event | None = None
         self._urgent: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
+        self._saving = asyncio.Lock()
         self._acked: dict[str, int] = {}
         self.writes = 0
 
@@ -666,11 +667,12 @@ class Hub:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(wait):
                         await self._urgent.wait()
-            self._wanted.clear()
-            self._urgent.clear()
-            records, seqs = self._snapshot()
             try:
-                await asyncio.to_thread(self.store.save, records)
+                async with self._saving:  # one save at a time, the last one made last
+                    self._wanted.clear()
+                    self._urgent.clear()
+                    records, seqs = self._snapshot()
+                    await asyncio.to_thread(self.store.save, records)
             except OSError as exc:
                 _log.warning("live state file %s not written (%s); will try again", self.store.path, exc)
                 self._wanted.set()
@@ -684,16 +686,18 @@ class Hub:
                 self._ack(self.ceremonies[key], seq)
 
     async def flush(self) -> None:
-        """Write what is not written yet (at shutdown)."""
-        if self._writer is not None:
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._writer
-            self._writer = None
-        if self.store is not None and self._wanted is not None and self._wanted.is_set():
-            records, _ = self._snapshot()
-            await asyncio.to_thread(self.store.save, records)
-            self._wanted.clear()
+        """Write what is not written yet (at shutdown), after the save under way if there is one (so
+        that no older save lands after it)."""
+        async with self._saving:
+            if self._writer is not None:
+                self._writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._writer
+                self._writer = None
+            if self.store is not None and self._wanted is not None and self._wanted.is_set():
+                records, _ = self._snapshot()
+                await asyncio.to_thread(self.store.save, records)
+                self._wanted.clear()
 
     # --- sending
 
