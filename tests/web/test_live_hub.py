@@ -513,11 +513,15 @@ def test_random_messages_from_several_devices_keep_the_invariants(actions: list[
                     assert isinstance(action, dict) and action["type"] == "step"
                     assert peer in conducting
         await asyncio.sleep(0.05)
+        (c,) = hub.ceremonies.values()
+        assert c.conductor is None or c.conductor in c.connections.values()
         for index, peer in enumerate(peers):
             if peer is not None:
                 seqs = [m["seq"] for m in peer.of("step")]
                 assert seqs == sorted(seqs)
                 assert index in code_users or not any(m.get("you") for m in peer.of("conduct"))
+                known = [m["step"] for m in peer.messages if m["type"] in ("state", "step")]
+                assert known[-1] == c.step  # every device connected ends on the ceremony's step
 
     run(body)
 
