@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import DianliError, assemble_program
+from dianli.api import assemble_program
 from dianli.web import live
 from dianli.web.app import create_app
 
@@ -184,12 +184,19 @@ def _until(ws: Any, kind: str, **values: Any) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message with {values}")
 
 
+def _code(client: TestClient) -> str:
+    return str(client.app.state.live_hub.code)  # type: ignore[attr-defined]
+
+
 def test_conduct_follow_late_join_and_hand_over(client: TestClient, sheet: dict[str, Any]) -> None:
     with _ws(client, "conductor1") as a, _ws(client, "follower1") as b:
         state = _until(a, "state")
-        assert state["key"] == sheet["key"]
-        a.send_json({"type": "take"})
-        _until(a, "presence", conductor="conductor1")
+        assert state["key"] == sheet["key"] and state["you_conduct"] is False
+        a.send_json({"type": "take", "code": _code(client).lower().replace("-", " ")})  # as typed
+        granted = _until(a, "conduct")
+        assert granted["you"] is True and granted["code"] == _code(client)
+        assert granted["link"].endswith(f"#code={_code(client)}") and "<svg" in granted["qr"]
+        _until(b, "presence", conductor_name="conductor1", conductor_here=True)
         for step in (1, 2, 3):
             a.send_json({"type": "step", "step": step})
             assert _until(b, "step")["step"] == step
@@ -200,28 +207,20 @@ def test_conduct_follow_late_join_and_hand_over(client: TestClient, sheet: dict[
         assert "0.." in _until(a, "error")["message"]
         with _ws(client, "latecomer") as c:
             late = _until(c, "state")
-            assert (late["step"], late["conductor"], [h[0] for h in late["history"]][-3:]) == (
+            assert (late["step"], late["conductor_name"], [h[0] for h in late["history"]][-3:]) == (
                 3,
                 "conductor1",
                 [1, 2, 3],
             )
         a.send_json({"type": "devices"})
-        assert {d["id"] for d in _until(a, "devices")["devices"]} == {"conductor1", "follower1"}
-        a.send_json({"type": "handover", "to": "follower1"})
-        _until(b, "presence", conductor="follower1")
+        listing = _until(a, "devices")["devices"]
+        assert [d["name"] for d in listing] == ["follower1"]
+        assert listing[0]["id"] != "follower1"  # an opaque handle, not the device's own id
+        a.send_json({"type": "handover", "to": listing[0]["id"]})
+        assert _until(a, "conduct")["you"] is False
+        assert _until(b, "conduct")["you"] is True
         b.send_json({"type": "step", "step": 4})
         assert _until(a, "step")["step"] == 4
-
-
-def test_the_baton_is_free_when_its_holder_is_gone(client: TestClient) -> None:
-    with _ws(client, "holder01") as a:
-        _until(a, "state")
-        a.send_json({"type": "take"})
-        _until(a, "presence", conductor="holder01")
-    with _ws(client, "other001") as b:
-        assert _until(b, "state")["conductor_here"] is False
-        b.send_json({"type": "take"})
-        _until(b, "presence", conductor="other001")
 
 
 @pytest.mark.parametrize("device", ["", "x", "a b c d", "../../etc"])
@@ -233,25 +232,81 @@ def test_a_bad_device_id_is_refused(client: TestClient, device: str) -> None:
     assert info.value.code == 1008
 
 
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("year=abc", "year"),
+        ("year=" + "9" * 5000, "year"),
+        ("year=%C2%B2", "year"),  # a superscript two: a digit to str.isdigit, not to int
+        ("year=99999", "1644..2100"),
+        ("place=nowhere&year=1752", "unknown place"),
+        ("year=1752&season=winter", "spring"),
+    ],
+)
+def test_a_bad_ceremony_is_refused_with_its_reason(client: TestClient, query: str, reason: str) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        client.websocket_connect(f"/live/xianshi/ws?{query}&device=abcd1234") as ws,
+    ):
+        ws.receive_json()
+    assert info.value.code == 1008 and reason in info.value.reason
+    assert len(info.value.reason.encode()) <= 123
+
+
 def test_the_state_file_survives_a_restart(tmp_path: Path, sheet: dict[str, Any]) -> None:
     path = tmp_path / "live.json"
     with TestClient(create_app(path)) as first, _ws(first, "conductor2") as a:
         _until(a, "state")
-        a.send_json({"type": "take"})
-        _until(a, "presence", conductor="conductor2")
+        a.send_json({"type": "take", "code": _code(first)})
+        baton = _until(a, "conduct")["baton"]
         a.send_json({"type": "step", "step": 41})
         _until(a, "step")
+        _until(a, "ack", seq=1)  # written: a restart keeps it
     saved = json.loads(path.read_text(encoding="utf-8"))
-    assert saved[sheet["key"]]["step"] == 41
-    with TestClient(create_app(path)) as second, _ws(second, "follower2") as b:
+    assert (saved["format"], saved["version"]) == (live.STATE_FORMAT, live.STATE_VERSION)
+    assert saved["ceremonies"][sheet["key"]]["step"] == 41
+    assert baton not in path.read_text(encoding="utf-8")  # only its digest is kept
+    with (
+        TestClient(create_app(path)) as second,
+        _ws(second, "follower2") as b,
+        _ws(second, "conductor2") as a,
+    ):
         state = _until(b, "state")
-        assert (state["step"], state["conductor"], state["seq"]) == (41, "conductor2", 1)
+        assert (state["step"], state["conductor_name"], state["seq"], state["conducted"]) == (
+            41,
+            "conductor2",
+            1,
+            True,
+        )
+        a.send_json({"type": "take", "baton": baton})  # the conducting phone takes its ceremony back
+        assert _until(a, "conduct")["you"] is True
     with TestClient(create_app()) as memory, _ws(memory, "follower3") as c:
         assert _until(c, "state")["step"] == 0  # without the file, a restart starts over
 
 
-def test_a_broken_state_file_is_an_error_naming_it(tmp_path: Path) -> None:
-    path = tmp_path / "live.json"
-    path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(DianliError, match=r"live\.json"):
-        create_app(path)
+@pytest.mark.parametrize(
+    ("page", "key"),
+    [
+        ("/", None),
+        ("/rites/xianshi?place=臺灣府&year=1752", "xianshi|taiwan-fu|1752|spring|taiwan-fuzhi-9"),
+        ("/program/xianshi?place=臺灣府&year=1752", "xianshi|taiwan-fu|1752|spring|taiwan-fuzhi-9"),
+        (
+            "/program/xianshi?place=臺灣府&year=1752&season=autumn",
+            "xianshi|taiwan-fu|1752|autumn|taiwan-fuzhi-9",
+        ),
+    ],
+)
+def test_pages_link_to_their_live_sheet(client: TestClient, page: str, key: str | None) -> None:
+    """The home page links to the run sheets, a rite page and a booklet to their own ceremony's sheet."""
+    import html
+    import re
+
+    links = [html.unescape(h) for h in re.findall(r'href="(/live/[^"]*)"', client.get(page).text)]
+    assert len(links) == 1, links
+    response = client.get(links[0])
+    assert response.status_code == 200, links[0]
+    if key is not None:
+        data = json.loads(response.text.split('id="live-data">', 1)[1].split("</script>", 1)[0])
+        assert data["key"] == key

@@ -30,6 +30,8 @@ QUERY = urllib.parse.urlencode({"place": "臺灣府", "year": 1752})
 SHEET = "/live/xianshi?" + QUERY
 
 pytestmark = pytest.mark.browser
+CODES: dict[str, str] = {}
+"""The conduct code each server printed, by its address."""
 
 
 def _free_port() -> int:
@@ -42,8 +44,13 @@ def _start(port: int, state: Path | None) -> subprocess.Popen[bytes]:
     """``dianli serve`` on the port, once it answers and has built the sheet."""
     cmd = [sys.executable, "-m", "dianli", "serve", "--port", str(port)]
     cmd += ["--live-state", str(state)] if state else []
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     base = f"http://127.0.0.1:{port}"
+    assert proc.stdout is not None
+    for line in proc.stdout:  # the conduct code, printed before the server listens
+        if "conduct code" in line:
+            CODES[base] = line.rsplit(" ", 1)[1].strip()
+            break
     deadline = time.monotonic() + SERVER_START_S
     while True:
         try:
@@ -122,6 +129,9 @@ def _sheet_data(page: Any) -> dict[str, Any]:
 def _conduct(page: Any) -> None:
     page.wait_for_function("document.body.dataset.mode !== 'solo'", timeout=STEP_WAIT_MS)
     page.click("#conduct")
+    origin = urllib.parse.urlsplit(page.url)
+    page.fill("#code-input", CODES[f"{origin.scheme}://{origin.netloc}"])
+    page.click("#code-form button")
     page.wait_for_function("document.body.dataset.mode === 'conduct'", timeout=STEP_WAIT_MS)
 
 
@@ -166,8 +176,7 @@ def test_one_conducts_two_follow_one_filtered(server: str, devices: Devices) -> 
     # the conductor hands over to the first follower, who then moves everyone
     conductor.click("#handover")
     conductor.locator("#devices button").first.wait_for()
-    follower_name = follower.evaluate("'device ' + localStorage.getItem('dianli-live-device').slice(1, 5)")
-    conductor.click(f"#devices button:has-text('{follower_name}')")
+    conductor.click("#devices button:has-text('device')")  # the only device without a role
     follower.wait_for_function("document.body.dataset.mode === 'conduct'", timeout=STEP_WAIT_MS)
     conductor.wait_for_function("document.body.dataset.mode === 'follow'", timeout=STEP_WAIT_MS)
     _advance(follower, 1)
@@ -263,10 +272,51 @@ def test_rehearsal_plays_by_itself(server: str, devices: Devices, conducting: bo
         assert _step(other) == start
 
 
+def test_two_tabs_the_conductors_role_and_a_rehearsal_on_the_followers(server: str, devices: Devices) -> None:
+    """Two tabs of one browser are two devices (no fight over one id); followers name the conductor by
+    its role, never by an id, and show its rehearsal as a rehearsal."""
+    conductor = devices.open(f"{server}{SHEET}&role={urllib.parse.quote('通贊')}")
+    _conduct(conductor)
+    tab = devices.open(server + SHEET)
+    second = tab.context.new_page()  # a second tab of the same browser
+    second.on("pageerror", lambda e: devices.errors.append(str(e)))
+    second.goto(server + SHEET)
+    ids = [p.evaluate("sessionStorage.getItem('dianli-live-device')") for p in (tab, second)]
+    assert ids[0] != ids[1]
+    for page in (tab, second):
+        page.wait_for_function("document.getElementById('status').textContent.includes('following 通贊')")
+    time.sleep(2)  # two tabs fighting over one id would reconnect each other away meanwhile
+    assert "following 通贊" in tab.inner_text("#status") and "following 通贊" in second.inner_text("#status")
+    assert not tab.locator("#rehearsal-banner").is_visible()
+    conductor.click("#rehearse")
+    for page in (tab, second):
+        page.locator("#rehearsal-banner").wait_for(state="visible", timeout=STEP_WAIT_MS)
+        assert "(not the ceremony)" in page.inner_text("#status")
+    conductor.click("#rehearse")
+    tab.locator("#rehearsal-banner").wait_for(state="hidden", timeout=STEP_WAIT_MS)
+
+
+def test_the_conducting_phone_shows_its_code_and_a_qr_code(server: str, devices: Devices) -> None:
+    """The code passes to the next phone: the conducting phone shows it and a QR code of the sheet's
+    address carrying it; opening that address conducts (the code taken out of the address)."""
+    conductor = devices.open(server + SHEET)
+    _conduct(conductor)
+    conductor.click("#show-code")
+    origin = urllib.parse.urlsplit(conductor.url)
+    code = CODES[f"{origin.scheme}://{origin.netloc}"]
+    assert conductor.inner_text("#code-text") == code
+    assert conductor.locator("#code-qr svg").is_visible()
+    scanned = devices.open(f"{server}{SHEET}#code={code}")
+    scanned.wait_for_function("document.body.dataset.mode === 'conduct'", timeout=STEP_WAIT_MS)
+    conductor.wait_for_function("document.body.dataset.mode === 'follow'", timeout=STEP_WAIT_MS)
+    assert "code=" not in scanned.url
+
+
 @pytest.mark.parametrize("state_file", [True, False])
 def test_a_restart_loses_nothing_that_matters(browser: Any, tmp_path: Path, state_file: bool) -> None:
-    """With the state file a restarted server knows the step and the conductor; in memory it knows
-    nothing, and the conducting device, reconnecting, takes the ceremony back and sends its step."""
+    """With the state file a restarted server knows the step and the conductor, who takes the ceremony
+    back with its baton; in memory it knows nothing, and the conducting device keeps its step, conducts
+    again with the code the new server shows, and sends its step."""
     devices = Devices(browser)
     port = _free_port()
     state = tmp_path / "state.json" if state_file else None
@@ -283,6 +333,10 @@ def test_a_restart_loses_nothing_that_matters(browser: Any, tmp_path: Path, stat
         follower.wait_for_function("document.body.dataset.mode === 'solo'", timeout=STEP_WAIT_MS)
         proc = _start(port, state)
         late = devices.open(base + SHEET)
+        if not state_file:
+            conductor.locator("#code-form").wait_for(state="visible", timeout=STEP_WAIT_MS)
+            conductor.fill("#code-input", CODES[base])
+            conductor.click("#code-form button")
         for page in (conductor, follower, late):
             page.wait_for_function("document.body.dataset.mode !== 'solo'", timeout=STEP_WAIT_MS)
             _wait_step(page, 5)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
+import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -77,6 +80,7 @@ def serve(
     and the live run sheets (/live/RITE) that keep every device of a ceremony in step."""
     import uvicorn
 
+    from dianli.web import live
     from dianli.web.app import create_app
 
     _check_tls(ssl_certfile, ssl_keyfile)
@@ -93,6 +97,7 @@ def serve(
     typer.echo(f"dianli: {scheme}://{host}:{port}/")
     if live_state is not None:
         typer.echo(f"dianli: live run sheets keep their state in {live_state}")
+    _conduct_code(app.state.live_hub.code, f"{scheme}://{_reachable(host)}:{port}/live/")
     uvicorn.run(
         app,
         host=host,
@@ -100,7 +105,32 @@ def serve(
         log_level="warning",
         ssl_certfile=ssl_certfile,
         ssl_keyfile=ssl_keyfile,
+        ws_max_size=live.FRAME_LIMIT,
     )
+
+
+def _reachable(host: str) -> str:
+    """The address phones reach: for 0.0.0.0 or ::, this machine's address on its local network (the
+    interface a packet would leave by; nothing is sent)."""
+    if host not in ("0.0.0.0", "::", ""):
+        return f"[{host}]" if ":" in host else host
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("10.255.255.255", 1))
+        return str(s.getsockname()[0])
+    return "127.0.0.1"
+
+
+def _conduct_code(code: str, start: str) -> None:
+    """The code that lets a phone conduct a live sheet, and (on a terminal) a QR code of the start page
+    carrying it: a phone that scans it opens the run sheets and conducts the ceremony it opens."""
+    typer.echo(f"dianli: conduct code for the live run sheets: {code}")
+    typer.echo(
+        f"dianli: on the phone that conducts, scan the QR code or open\n        {start} and enter the code"
+    )
+    if sys.stdout.isatty():
+        import segno
+
+        segno.make(f"{start}#code={code}", error="m").terminal(compact=True)
 
 
 def register(app: typer.Typer) -> None:

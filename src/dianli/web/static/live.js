@@ -2,7 +2,16 @@
    opened (service worker /live/sw.js); rehearses the ceremony's timeline at any speed. */
 (function () {
   'use strict';
-  var OPENED_KEY = 'dianli-live-opened', DEVICE_KEY = 'dianli-live-device';
+  var OPENED_KEY = 'dianli-live-opened', DEVICE_KEY = 'dianli-live-device', CODE_KEY = 'dianli-live-code';
+
+  // a conduct code in the address (the QR code of dianli serve or of the conducting phone): kept for this
+  // tab only, and taken out of the address so that it is neither bookmarked nor shown
+  (function () {
+    var m = /(?:^#|&)code=([^&]+)/.exec(location.hash);
+    if (!m) return;
+    try { sessionStorage.setItem(CODE_KEY, decodeURIComponent(m[1])); } catch (e) {}
+    history.replaceState(null, '', location.pathname + location.search);
+  })();
 
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/live/sw.js', { scope: '/live/' }).catch(function () {});
@@ -45,19 +54,35 @@
     }).catch(function () {});
   }
 
-  var device = localStorage.getItem(DEVICE_KEY);
-  if (!device) {
-    device = 'd' + Math.random().toString(36).slice(2, 10) + Date.now().toString(36);
-    localStorage.setItem(DEVICE_KEY, device);
+  // one device id per tab (sessionStorage): two tabs of one browser are two devices. A duplicated tab
+  // copies sessionStorage, so a tab asks the others whether its id is taken before it connects.
+  function newDevice() {
+    var a = new Uint8Array(12);
+    (window.crypto || window.msCrypto).getRandomValues(a);
+    return 'd' + Array.prototype.map.call(a, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
   }
-  var stateKey = 'dianli-live:' + S.key;
+  var device = sessionStorage.getItem(DEVICE_KEY);
+  if (!device) { device = newDevice(); sessionStorage.setItem(DEVICE_KEY, device); }
+  var tabs = window.BroadcastChannel ? new BroadcastChannel('dianli-live-tabs') : null;
+  if (tabs) {
+    tabs.onmessage = function (ev) {
+      if (ev.data && ev.data.asking === device) tabs.postMessage({ taken: device });
+      else if (ev.data && ev.data.taken === device) {
+        device = newDevice(); sessionStorage.setItem(DEVICE_KEY, device);
+        if (ws) ws.close();
+      }
+    };
+    tabs.postMessage({ asking: device });
+  }
+  var stateKey = 'dianli-live:' + S.key, batonKey = 'dianli-live-baton:' + S.key;
   var saved = JSON.parse(localStorage.getItem(stateKey) || '{}');
 
   var st = {
     step: typeof saved.step === 'number' && saved.step < total ? saved.step : 0,
     seq: saved.seq || 0,
-    conductor: null, conductorName: '', conductorHere: false, count: 0,
-    iConduct: !!saved.iConduct,
+    conducted: false, conductorName: '', conductorHere: false, count: 0,
+    iConduct: !!sessionStorage.getItem(batonKey) && !!saved.iConduct,
+    remoteRehearsal: false, remoteSpeed: 1, code: '', qr: '', server: null,
     dirty: !!saved.dirty,           // the conductor moved while the connection was down
     connected: false,
     offset: 0,                      // server clock − local clock (ms)
@@ -171,16 +196,21 @@
 
   function renderStatus() {
     var parts = [];
+    var followingRehearsal = st.connected && !st.iConduct && st.remoteRehearsal;
     if (st.rehearsing) parts.push('rehearsal ' + st.speed + '×');
+    else if (followingRehearsal) parts.push('rehearsal ' + st.remoteSpeed + '× (not the ceremony)');
     if (!st.connected) parts.push(navigator.onLine ? 'not connected · reconnecting' : 'offline · running on this device');
     else if (st.iConduct) parts.push('you conduct · ' + (st.count - 1) + ' following');
-    else if (st.conductor) parts.push('following ' + (st.conductorName || 'the conductor') + (st.conductorHere ? '' : ' (away)'));
+    else if (st.conducted) parts.push('following ' + (st.conductorName || 'the conductor') + (st.conductorHere ? '' : ' (away)'));
     else parts.push('connected · no one conducts');
     text('status', parts.join(' · '));
+    $('rehearsal-banner').hidden = !(followingRehearsal || (st.rehearsing && st.iConduct && st.connected));
+    document.body.classList.toggle('rehearsal', followingRehearsal);
     document.body.dataset.mode = st.connected ? (st.iConduct ? 'conduct' : 'follow') : 'solo';
     document.body.dataset.step = String(st.step);
     $('handover').hidden = !(st.iConduct && st.connected);
-    $('conduct').hidden = st.iConduct || (st.connected && !!st.conductor && st.conductorHere);
+    $('conduct').hidden = st.iConduct;
+    $('show-code').hidden = !(st.iConduct && st.connected && st.code);
     $('advance').hidden = $('back').hidden = !canMove();
   }
 
@@ -200,7 +230,7 @@
   }
   function move(delta) {
     if (!canMove()) {
-      text('status', 'following ' + (st.conductorName || 'the conductor') + ' — press “conduct” to take over when they hand over');
+      text('status', 'following ' + (st.conductorName || 'the conductor') + ' — to conduct, press “conduct” and enter the code, or ask for a hand-over');
       return;
     }
     if (st.rehearsing) stopRehearsal();
@@ -213,7 +243,7 @@
     var q = new URLSearchParams(location.search);
     q.delete('role');
     q.set('device', device);
-    q.set('name', (st.role || 'device') + ' ' + device.slice(1, 5));
+    q.set('name', st.role);
     return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + location.pathname.replace(/\/$/, '') + '/ws?' + q.toString();
   }
   function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
@@ -221,7 +251,12 @@
     if (ws && (ws.readyState === 0 || ws.readyState === 1)) return;
     clearTimeout(retryTimer);
     try { ws = new WebSocket(wsUrl()); } catch (e) { schedule(); return; }
-    ws.onopen = function () { retry = 500; };
+    ws.onopen = function () {
+      retry = 500;
+      var baton = sessionStorage.getItem(batonKey), code = sessionStorage.getItem(CODE_KEY);
+      if (baton) send({ type: 'take', baton: baton });  // this tab conducted: it takes its ceremony back
+      else if (code) { sessionStorage.removeItem(CODE_KEY); send({ type: 'take', code: code }); }
+    };
     ws.onmessage = function (ev) { receive(JSON.parse(ev.data)); };
     ws.onclose = function () {
       st.connected = false; ws = null; renderStatus(); schedule();
@@ -233,36 +268,56 @@
     retryTimer = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   }
+  setInterval(function () { send({ type: 'ping', t: Date.now() }); }, 15000);  // the hub drops the silent
   window.addEventListener('online', function () { retry = 500; connect(); });
   window.addEventListener('offline', function () { if (ws) ws.close(); });
 
   function presence(m) {
-    st.conductor = m.conductor; st.conductorName = m.conductor_name; st.conductorHere = m.conductor_here;
-    st.count = m.count;
-    var was = st.iConduct;
-    st.iConduct = m.conductor === device;
-    if (was && !st.iConduct) st.dirty = false;
+    st.conducted = m.conducted; st.conductorName = m.conductor_name; st.conductorHere = m.conductor_here;
+    st.count = m.count; st.remoteRehearsal = m.rehearsing; st.remoteSpeed = m.speed;
+  }
+  function follow(m) {  // the server's step and history, unless this device rehearses by itself
+    if (st.rehearsing) return;
+    st.history = m.history.slice();
+    st.seq = m.seq;
+    if (m.history.length || m.seq) go(m.step, true); else render();
   }
   function receive(m) {
     if (m.now) st.offset = m.now - Date.now();
     if (m.type === 'state') {
       st.connected = true;
-      var wasConducting = st.iConduct, mine = st.step, dirty = st.dirty;
       presence(m);
-      if (wasConducting && !m.conductor) { send({ type: 'take' }); st.iConduct = true; }
-      if (st.iConduct && (dirty || (wasConducting && !m.history.length))) {
+      st.server = m;
+      // a tab that conducted waits for its baton to be taken back (a "conduct" message) before following
+      if (!(st.iConduct && sessionStorage.getItem(batonKey))) { st.iConduct = m.you_conduct; follow(m); }
+      persist(); renderStatus();
+    } else if (m.type === 'conduct') {
+      if (m.you) {
+        var mine = st.step, ahead = st.dirty || (st.server && mine !== st.server.step && st.iConduct);
+        st.iConduct = true; st.code = m.code; st.qr = m.qr;
+        sessionStorage.setItem(batonKey, m.baton);
+        $('code-form').hidden = true;
+        $('code-text').textContent = m.code;
+        $('code-qr').innerHTML = m.qr;  // an SVG drawn by the server from its own code and address
         // this device conducted on while the connection (or the server) was away: its step stands
+        if (ahead) send({ type: 'step', step: mine });
         st.dirty = false;
-        if (mine !== m.step || !m.history.length) send({ type: 'step', step: mine });
-        st.seq = m.seq;
-      } else if (!st.rehearsing) {
-        st.history = m.history.slice();
-        st.seq = m.seq;
-        if (m.history.length || m.seq) go(m.step, true); else render();
+      } else {
+        var was = st.iConduct;
+        st.iConduct = false; st.dirty = false; st.code = ''; st.qr = '';
+        sessionStorage.removeItem(batonKey);
+        $('code-panel').hidden = true;
+        if (was && st.server && !st.server.conducted && !st.server.seq) {
+          // the server restarted without its state file: this device keeps its step, and sends it once it
+          // conducts again (with the code the restarted server shows)
+          st.dirty = true; $('code-form').hidden = false;
+          text('status', 'the server restarted: enter its conduct code to conduct on from here');
+        } else if (was && st.server) follow(st.server);
       }
       persist(); renderStatus();
     } else if (m.type === 'step') {
       st.seq = m.seq;
+      if (st.server) { st.server.step = m.step; st.server.seq = m.seq; st.server.history.push([m.step, m.at]); }
       if (st.rehearsing || st.iConduct) return;  // the conductor's own steps, echoed: it is ahead already
       st.step = m.step; st.history.push([m.step, m.at]); persist(); render();
     } else if (m.type === 'presence') {
@@ -283,7 +338,7 @@
     box.appendChild(p);
     others.forEach(function (d) {
       var b = document.createElement('button');
-      b.type = 'button'; b.textContent = d.name; b.dataset.device = d.id;
+      b.type = 'button'; b.textContent = d.name;
       b.addEventListener('click', function (e) {
         e.stopPropagation(); send({ type: 'handover', to: d.id }); box.hidden = true;
       });
@@ -348,11 +403,13 @@
     $('rehearse').setAttribute('aria-pressed', 'true');
     st.rehearseStart = serverNow();
     timer = setInterval(tick, 100);
+    if (st.iConduct) send({ type: 'rehearse', on: true, speed: st.speed });  // every follower is told
     render();
   }
   function stopRehearsal() {
     st.rehearsing = false; clearInterval(timer); timer = null;
     $('rehearse').setAttribute('aria-pressed', 'false');
+    if (st.iConduct) send({ type: 'rehearse', on: false, speed: st.speed });
     render();
   }
 
@@ -361,8 +418,20 @@
   $('advance').addEventListener('click', function (e) { e.stopPropagation(); move(1); });
   $('back').addEventListener('click', function (e) { e.stopPropagation(); move(-1); });
   $('conduct').addEventListener('click', function () {
-    if (st.connected) send({ type: 'take' });
-    else { st.iConduct = true; persist(); renderStatus(); }
+    if (!st.connected) { st.iConduct = true; persist(); renderStatus(); return; }  // alone, offline
+    var form = $('code-form');
+    form.hidden = !form.hidden;
+    if (!form.hidden) $('code-input').focus();
+  });
+  $('code-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    var code = $('code-input').value.trim();
+    if (code) send({ type: 'take', code: code });
+  });
+  $('show-code').addEventListener('click', function () {
+    var panel = $('code-panel');
+    panel.hidden = !panel.hidden;
+    this.setAttribute('aria-expanded', String(!panel.hidden));
   });
   $('handover').addEventListener('click', function () { send({ type: 'devices' }); });
   $('rehearse').addEventListener('click', function () { if (st.rehearsing) stopRehearsal(); else startRehearsal(); });
@@ -373,7 +442,9 @@
       var elapsed = (serverNow() - st.rehearseStart) / 1000 * st.speed;
       st.rehearseStart = serverNow() - elapsed / v * 1000;
     }
-    st.speed = v; render();
+    st.speed = v;
+    if (st.rehearsing && st.iConduct) send({ type: 'rehearse', on: true, speed: v });
+    render();
   });
   $('sound').addEventListener('click', function () {
     st.sound = !st.sound; this.setAttribute('aria-pressed', String(st.sound)); syncAudio();
@@ -384,6 +455,7 @@
     var q = new URLSearchParams(location.search);
     if (st.role) q.set('role', st.role); else q.delete('role');
     history.replaceState(null, '', location.pathname + '?' + q.toString());
+    send({ type: 'name', name: st.role });
     render();
   });
   document.addEventListener('keydown', function (e) {
