@@ -29,6 +29,7 @@ from dianli.api import (
 )
 from dianli.cli.common import display_width, run_guarded, wrap, write_file, write_text_output
 from dianli.cli.common import width as layout_width
+from dianli.rites.labels import rule_label
 
 LABEL = 11
 """Width of the field names (``stated by`` …) of a reading."""
@@ -80,7 +81,7 @@ def _reading_lines(reading: VariationReading, width: int) -> list[str]:
         lines += _field("scope", [reading.scope], width)
     force = []
     for group in reading.governed():
-        units = f"{len(group.places)} units" if len(group.places) > 1 else group.places[0]
+        units = _count(len(group.places), "unit") if len(group.places) > 1 else group.places[0]
         stand = f" (standing in {format_year_ranges(group.standing_in)})" if group.standing_in else ""
         force.append(
             f"{group.unit_name} · {witness_label(group.witness)}: {units}, {format_year_ranges(group.years)}{stand}"
@@ -115,9 +116,8 @@ def text_report(rules: tuple[VariationRule, ...], width: int) -> str:
     out = head
     for rule in rules:
         out.append("")
-        kind = "variant" if rule.kind == "variant" else "witness reading of"
         out += wrap(
-            f"{rule.id} — {rule.rite_name} ({kind} {rule.label}): {_count(len(rule.readings), 'reading')}",
+            f"{rule_label(rule)}: {_count(len(rule.readings), 'reading')} (--rule {rule.id})",
             width,
             2,
         )
