@@ -141,7 +141,10 @@ async def program_data(
 
 
 async def calendar(request: Request, place: str | None = PlaceQ, year: int = YearQ) -> Response:
-    ctx = pages.calendar_rows(_place(place), _year(year))
+    chosen = {
+        k.removeprefix("day-"): v for k, v in request.query_params.items() if k.startswith("day-") and v
+    }
+    ctx = pages.calendar_rows(_place(place), _year(year), chosen)
     feeds = pages.calendar_feeds(str(request.base_url), _place(place), year, [r["rite"] for r in ctx["rows"]])
     return render("calendar.html", feeds=feeds, first_year=FIRST_YEAR, last_year=LAST_YEAR, **ctx)
 
