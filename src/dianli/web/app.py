@@ -50,6 +50,7 @@ from dianli.api import (
     program_json,
     program_seasons,
 )
+from dianli.program.nofont import nofont_html
 from dianli.web import live, pages
 from dianli.web.responses import PageCache
 
@@ -60,7 +61,9 @@ Handler = Callable[..., Awaitable[Response]]
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    page = booklet_environment("dianli.web").get_template(name).render(version=__version__, **context)
+    page = nofont_html(
+        booklet_environment("dianli.web").get_template(name).render(version=__version__, **context)
+    )
     return HTMLResponse(page, status_code=status)
 
 
