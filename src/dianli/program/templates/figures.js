@@ -54,6 +54,14 @@
     svg.style.minWidth = wide + "px";
     svg.style.maxWidth = "none";
     svg.style.height = "auto";
+    focus(svg);
+  }
+  function focus(svg) {  /* a map opens on the region it is about (its data-focus, in its own units) */
+    var at = (svg.getAttribute("data-focus") || "").split(","), box = svg.parentElement;
+    var vb = svg.viewBox && svg.viewBox.baseVal;
+    if (at.length !== 2 || !vb || !vb.width || box.scrollWidth <= box.clientWidth) return;
+    var scale = svg.getBoundingClientRect().width / vb.width;
+    box.scrollLeft = Math.max(0, +at[0] * scale - box.clientWidth / 2);
   }
   function reachable() {
     document.querySelectorAll("body *").forEach(function (el) {
