@@ -73,3 +73,14 @@ def test_no_aria_label_holds_an_id(url: str) -> None:
     page = client.get(url).text
     labels = " | ".join(html.unescape(v) for v in re.findall(r'aria-label="([^"]*)"', page))
     assert not ids_in(labels), labels[:300]
+
+
+def test_the_figures_script_is_one_file_with_the_booklets() -> None:
+    from importlib import resources
+
+    served = client.get("/figures.js")
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("text/javascript")
+    shipped = resources.files("dianli.program").joinpath("templates", "figures.js").read_text(encoding="utf-8")
+    assert served.text == shipped
+    assert '<script src="/figures.js"></script>' in client.get("/").text

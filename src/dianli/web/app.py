@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +192,14 @@ async def music_audio(name: str, witness: str | None = None) -> Response:
     )
 
 
+async def figures_js() -> Response:
+    """The script that keeps figures legible and reachable (one file with the booklet's, which inlines it)."""
+    text = resources.files("dianli.program").joinpath("templates", "figures.js").read_text(encoding="utf-8")
+    return Response(
+        text, media_type="text/javascript", headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
+    )
+
+
 async def dance(name: str) -> Response:
     mov = dance_movement(name)  # by id or name; a sung but undanced movement is a 400 saying so
     audio = await run_in_threadpool(program_audio, mov.id)
@@ -332,6 +341,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
     Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),
     Route("/collate/{rite}", collate_view, "collate", "the witnesses of a section side by side"),
+    Route("/figures.js", figures_js, "figures_js", "the script that keeps figures legible on a phone"),
     Route("/live/", live.live_index, "live_index", "run sheets opened on this device"),
     Route("/live/sw.js", live.service_worker, "live_sw", "the run sheet's service worker"),
     Route(
