@@ -207,3 +207,21 @@ def test_the_page_as_its_reader_meets_it(
 
 def test_screenshot_names_are_plain() -> None:
     assert all(re.fullmatch(r"[a-z_]+", name) for name in PAGES)
+
+
+def test_printing_the_booklet_shows_every_collapsed_card(web_server: str, pages: dict[str, Any]) -> None:
+    page = pages["desktop"]
+    page.goto(web_server + PAGES["program"], timeout=LOAD_MS)
+    closed = page.evaluate("document.querySelectorAll('details:not([open])').length")
+    assert closed > 0  # 祭器 · 祭物, the other roles …
+    page.emulate_media(media="print")
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    hidden = page.evaluate(
+        """Array.from(document.querySelectorAll('details')).filter((d) => !d.open ||
+           Array.from(d.children).some((c) => c.tagName !== 'SUMMARY' && c.getBoundingClientRect().height === 0
+             && getComputedStyle(c).display !== 'none')).length"""
+    )
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    page.emulate_media(media="screen")
+    assert hidden == 0
+    assert page.evaluate("document.querySelectorAll('details:not([open])').length") == closed

@@ -79,6 +79,16 @@
     document.querySelectorAll("svg").forEach(legible);
     reachable();
   }
+  /* printing shows what collapsed cards hold (祭器, 祭物, the other roles …): every closed <details> is
+     opened for the print and closed again after it */
+  var opened = [];
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details:not([open])").forEach(function (d) { d.open = true; opened.push(d); });
+  });
+  window.addEventListener("afterprint", function () {
+    opened.forEach(function (d) { d.open = false; });
+    opened = [];
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
   else run();
   window.addEventListener("load", reachable);
