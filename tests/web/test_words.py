@@ -81,6 +81,8 @@ def test_the_figures_script_is_one_file_with_the_booklets() -> None:
     served = client.get("/figures.js")
     assert served.status_code == 200
     assert served.headers["content-type"].startswith("text/javascript")
-    shipped = resources.files("dianli.program").joinpath("templates", "figures.js").read_text(encoding="utf-8")
+    shipped = (
+        resources.files("dianli.program").joinpath("templates", "figures.js").read_text(encoding="utf-8")
+    )
     assert served.text == shipped
     assert '<script src="/figures.js"></script>' in client.get("/").text
