@@ -72,7 +72,7 @@ def name_ids(text: str) -> str:
 
 def address_label(url: str) -> str:
     """A web address as a reader reads it: the site and the page's own words, percent-encoding decoded
-    (``zh.wikisource.org › 欽定大清一統志 (卷335)`` for ``https://zh.wikisource.org/zh/%E6%AC%BD…``);
+    (``zh.wikisource.org › 欽定大清一統志 …`` for the address ``zh.wikisource.org/zh/%E6%AC%BD…``);
     the address itself stays the link's target."""
     parts = urllib.parse.urlsplit(url.strip())
     if not parts.netloc:
