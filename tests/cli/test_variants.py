@@ -39,6 +39,7 @@ def _width(line: str) -> int:
             ["variants", "--rule", "guandi:guandi-guangzhao"],
             [
                 "1 rule read differently",
+                "關帝·光昭公之名: 3 readings (--rule guandi:guandi-guangzhao)",  # named by words, then its handle
                 "光照公",
                 "光昭公",
                 "臺灣府志",
@@ -48,7 +49,13 @@ def _width(line: str) -> int:
         ),
         (
             ["variants", "--rule", "qidao:qidao-troops"],
-            ["鎮標暨城守及三營將士", "督撫標暨城守率八營將士", "臺灣府 · 臺灣府志", "stated by"],
+            [
+                "鎮標暨城守及三營將士",
+                "督撫標暨城守率八營將士",
+                "臺灣府 · 臺灣府志",
+                "stated by",
+                "祭旗纛禮·迎請旗纛將士",
+            ],
         ),
     ],
 )
