@@ -135,14 +135,14 @@ def pages(browser: Any) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def tofu(web_server: str, pages: dict[str, Any]) -> set[str]:
-    """The characters of the corpus (every witness's text and the rite data) that no font draws here."""
+    """The characters of the corpus (every witness's text) and of every data file that no font draws here."""
     from dianli.corpus.witnesses import load_witness, witness_ids
 
     chars: set[str] = set()
     for witness in witness_ids():
         chars.update(load_witness(witness).raw)
-    for path in (Path(__file__).resolve().parents[2] / "src" / "dianli" / "rites" / "data").rglob("*.yaml"):
-        chars.update(path.read_text(encoding="utf-8"))
+    for path in (Path(__file__).resolve().parents[2] / "src" / "dianli").rglob("*.yaml"):
+        chars.update(path.read_text(encoding="utf-8"))  # the rite, music, dance, place data and the readings
     page = pages["desktop"]
     page.goto(web_server + "/", timeout=LOAD_MS)
     # private-use code points are never shown (dianli.corpus.supplied writes them in 〔〕)
