@@ -79,6 +79,7 @@ def test_text_fits_80_columns(args: list[str], expected: list[str]) -> None:
 
 def test_json_and_csv() -> None:
     result = runner.invoke(app, ["variants", "--rule", "xianshi:wangyi-call", "--format", "json"])
+    assert json.loads(result.output)[0]["title"] == "祀先師·望瘞樂章"  # the rule in words, beside its id
     assert result.exit_code == 0, result.output
     (rule,) = json.loads(result.output)
     assert rule["id"] == "xianshi:wangyi-call" and rule["rite"] == "xianshi" and len(rule["readings"]) >= 2

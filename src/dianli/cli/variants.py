@@ -126,6 +126,12 @@ def text_report(rules: tuple[VariationRule, ...], width: int) -> str:
     return "\n".join(out)
 
 
+def _record(rule: VariationRule) -> dict[str, object]:
+    """The rule as data, with its name in words (``title``: 「山川·祭期」) beside its id."""
+    record = variation_record(rule)
+    return {"id": record.pop("id"), "title": rule_label(rule), **record}
+
+
 def csv_report(rules: tuple[VariationRule, ...]) -> str:
     """One row per reading and unit where it is in force (one row with no unit where it is nowhere)."""
     buffer = io.StringIO()
@@ -193,7 +199,7 @@ def variants_command(
     if svg_map is not None and year is not None:
         write_file(svg_map, variation_map_svg(rules[0], year))
     if fmt is Format.json:
-        write_text_output(json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out)
+        write_text_output(json.dumps([_record(r) for r in rules], ensure_ascii=False, indent=1), out)
     elif fmt is Format.csv:
         write_text_output(csv_report(rules), out)
     else:
