@@ -39,6 +39,7 @@ def _width(line: str) -> int:
             ["variants", "--rule", "guandi:guandi-guangzhao"],
             [
                 "1 rule read differently",
+                "關帝·光昭公之名: 3 readings (--rule guandi:guandi-guangzhao)",  # named by words, then its handle
                 "光照公",
                 "光昭公",
                 "臺灣府志",
@@ -48,7 +49,13 @@ def _width(line: str) -> int:
         ),
         (
             ["variants", "--rule", "qidao:qidao-troops"],
-            ["鎮標暨城守及三營將士", "督撫標暨城守率八營將士", "臺灣府 · 臺灣府志", "stated by"],
+            [
+                "鎮標暨城守及三營將士",
+                "督撫標暨城守率八營將士",
+                "臺灣府 · 臺灣府志",
+                "stated by",
+                "祭旗纛禮·迎請旗纛將士",
+            ],
         ),
     ],
 )
@@ -72,6 +79,7 @@ def test_text_fits_80_columns(args: list[str], expected: list[str]) -> None:
 
 def test_json_and_csv() -> None:
     result = runner.invoke(app, ["variants", "--rule", "xianshi:wangyi-call", "--format", "json"])
+    assert json.loads(result.output)[0]["title"] == "祀先師·望瘞樂章"  # the rule in words, beside its id
     assert result.exit_code == 0, result.output
     (rule,) = json.loads(result.output)
     assert rule["id"] == "xianshi:wangyi-call" and rule["rite"] == "xianshi" and len(rule["readings"]) >= 2

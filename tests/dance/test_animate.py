@@ -37,7 +37,7 @@ def test_the_page_carries_one_pose_per_character_for_every_ban(page: str) -> Non
 @pytest.mark.parametrize("movement", [m.id for m in dance_movements()])
 def test_poses_run_on_the_music_timeline(movement: str) -> None:
     timing = dance_timing(movement)
-    assert timing.source.startswith("music timeline")
+    assert timing.source.startswith("the music's timeline")
     data = animation_data(movement)
     starts = [c["start"] for c in data["characters"]]
     assert starts == sorted(starts) and len(starts) == 32

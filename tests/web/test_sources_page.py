@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
@@ -20,7 +21,26 @@ def test_every_source_is_on_the_page_with_its_grade() -> None:
         assert f'<dt id="{source.id}">' in page.text
         assert str(escape(source.grade)) in page.text
     assert "web summary, read in a forum post — weak: never alone" in page.text
-    assert "dianli/spring_ox/data/almanac.yaml: ox.height" in page.text
+    assert "the spring-ox rules" in page.text  # where a source is relied on, in words
+
+
+@pytest.mark.parametrize(
+    ("shown", "hidden"),
+    [
+        ("zh.wikisource.org › 欽定大清一統志 (四庫全書本) › 卷335", "%E6%AC%BD"),  # an address decoded
+        ("named in the calendar (program code)", "ASSUMPTION_VISIBLE"),  # no code names
+        ("the place data", "places.yaml"),  # no data-file paths
+        ("the calendar (program code)", "eclipses.py"),
+    ],
+)
+def test_sources_in_words(shown: str, hidden: str) -> None:
+    page = client.get("/sources").text
+    assert shown in page
+    assert hidden not in _text(page)  # (a link's target keeps its address)
+
+
+def _text(html: str) -> str:
+    return str(lxml.html.fromstring(html).text_content())
 
 
 @pytest.mark.parametrize(

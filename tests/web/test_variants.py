@@ -24,14 +24,28 @@ def _svgs(text: str) -> list[etree.Element]:
     return out
 
 
-def test_the_list() -> None:
+@pytest.mark.parametrize(
+    ("rule", "words"),
+    [
+        ("xianshi:wangyi-call", "祀先師·望瘞樂章"),  # a variant group labelled by a key: the table's words
+        ("guandi:guandi-guangzhao", "關帝·光昭公之名"),
+        ("shanchuan.date_rule", "山川·祭期"),  # a field a reading replaces: the rite's name and the field's
+        ("chongsheng.parts.chuxian", "崇聖祠·初獻"),  # a part: its title in the rite data
+        ("chongsheng:崇聖祠兩廡陳設", "崇聖祠兩廡陳設"),  # a label in words, beginning with the rite's name
+    ],
+)
+def test_the_list_names_each_rule_by_words(rule: str, words: str) -> None:
     page = client.get("/variants")
     assert page.status_code == 200
-    for needle in ("xianshi:wangyi-call", "guandi:guandi-guangzhao", "qidao:qidao-troops", 'name="viewport"'):
-        assert needle in page.text
-    assert f'href="/variants/{quote("xianshi:wangyi-call", safe="")}"' in page.text or (
-        'href="/variants/xianshi:wangyi-call"' in page.text
-    )
+    link = f'<a href="/variants/{quote(rule, safe="")}">{words}</a>'
+    assert link in page.text
+    assert 'name="viewport"' in page.text
+
+
+def test_the_list_counts_one_unit_as_one() -> None:
+    text = client.get("/variants").text
+    assert "· 1 units" not in text
+    assert "· 1 unit</span>" in text
 
 
 @pytest.mark.parametrize(

@@ -250,7 +250,9 @@ class Default(_Rule):
         if self.override_key in overrides:
             given = overrides[self.override_key]
             return (
-                RuleDate(given, DateSource.ASSUMPTION, (f"date given by the user ({self.override_key})",)),
+                RuleDate(
+                    given, DateSource.ASSUMPTION, ("the day given by the user (the day the authority chose)",)
+                ),
             )
         return tuple(
             RuleDate(d.day, DateSource.ASSUMPTION, d.notes, assumption=self.assumption)

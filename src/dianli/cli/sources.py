@@ -11,6 +11,7 @@ import typer
 
 from dianli.api import SourceKind, SourceUses, UnknownValueError, source_json, source_uses, source_uses_of
 from dianli.cli.common import run_guarded, wrap, write_text_output
+from dianli.corpus.labels import use_label
 
 WIDTH = 80
 SHOWN_USES = 3
@@ -36,7 +37,7 @@ def _block(entry: SourceUses, every_use: bool) -> list[str]:
         ("work", src.work if src.work and src.work != src.title else None),
         ("grade", src.grade + ("  (weak: never alone)" if src.weak else "")),
         ("at", unquote(src.where)),
-        *(("also at", a) for a in src.also_at),
+        *(("also at", unquote(a)) for a in src.also_at),
         ("note", " ".join(src.note.split()) if src.note else None),
     ]
     for label, value in details:
@@ -46,7 +47,11 @@ def _block(entry: SourceUses, every_use: bool) -> list[str]:
     out.append(f"  supports ({len(entry.uses)}):" if entry.uses else "  supports: nothing")
     for use in uses:
         quote = f" 「{use.quote}」" if use.quote else ""
-        out += _lines("    - ", f"{use.supports}{quote} — {use.where}", 2)
+        if every_use:  # one source in full: where in the package, to the file and line
+            out += _lines("    - ", f"{use.supports}{quote} — {use.where}", 2)
+            continue
+        what, where = use_label(use.supports, use.where)  # the overview: in words
+        out += _lines("    - ", f"{what}{quote}" + (f" — {where}" if where else ""), 2)
     if len(uses) < len(entry.uses):
         out.append(f"    … and {len(entry.uses) - len(uses)} more (`dianli sources {src.id}`)")
     return out

@@ -36,6 +36,7 @@ from dianli.cli.common import (
     write_text_output,
 )
 from dianli.cli.common import width as layout_width
+from dianli.rites.labels import rule_label
 
 LABEL = 11
 """Width of the field names (``stated by`` …) of a reading."""
@@ -87,7 +88,7 @@ def _reading_lines(reading: VariationReading, width: int) -> list[str]:
         lines += _field("scope", [reading.scope], width)
     force = []
     for group in reading.governed():
-        units = f"{len(group.places)} units" if len(group.places) > 1 else group.places[0]
+        units = _count(len(group.places), "unit") if len(group.places) > 1 else group.places[0]
         stand = f" (standing in {format_year_ranges(group.standing_in)})" if group.standing_in else ""
         force.append(
             f"{group.unit_name} · {witness_label(group.witness)}: {units}, {format_year_ranges(group.years)}{stand}"
@@ -122,15 +123,20 @@ def text_report(rules: tuple[VariationRule, ...], width: int) -> str:
     out = head
     for rule in rules:
         out.append("")
-        kind = "variant" if rule.kind == "variant" else "witness reading of"
         out += wrap(
-            f"{rule.id} — {rule.rite_name} ({kind} {rule.label}): {_count(len(rule.readings), 'reading')}",
+            f"{rule_label(rule)}: {_count(len(rule.readings), 'reading')} (--rule {rule.id})",
             width,
             2,
         )
         for reading in rule.readings:
             out += _reading_lines(reading, width)
     return "\n".join(out)
+
+
+def _record(rule: VariationRule) -> dict[str, object]:
+    """The rule as data, with its name in words (``title``: 「山川·祭期」) beside its id."""
+    record = variation_record(rule)
+    return {"id": record.pop("id"), "title": rule_label(rule), **record}
 
 
 def csv_report(rules: tuple[VariationRule, ...]) -> str:
@@ -209,9 +215,7 @@ def variants_command(
     if svg_map is not None and year is not None:
         write_file(svg_map, found.map_svg(year), force)
     if fmt is Format.json:
-        write_text_output(
-            json.dumps([variation_record(r) for r in rules], ensure_ascii=False, indent=1), out, force
-        )
+        write_text_output(json.dumps([_record(r) for r in rules], ensure_ascii=False, indent=1), out, force)
     elif fmt is Format.csv:
         write_text_output(csv_report(rules), out, force)
     else:

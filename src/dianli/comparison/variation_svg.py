@@ -19,6 +19,7 @@ from dianli.corpus.labels import witness_label
 from dianli.corpus.witnesses import witness_ids
 from dianli.places.map import render_map
 from dianli.places.places import check_year, places_in_year, year_range
+from dianli.rites import labels
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
@@ -74,8 +75,8 @@ def wrap_columns(text: str, columns: int) -> list[str]:
 
 
 def rule_label(rule: Rule) -> str:
-    """The rule as a reader names it: its variant label, or the field of the rite (``names``), not its id."""
-    return rule.label if rule.kind == "variant" else rule.label.split(".", 1)[-1]
+    """The rule as a reader names it (「山川·祭期」): :func:`dianli.rites.labels.rule_label`."""
+    return labels.rule_label(rule)
 
 
 def reading_label(reading: Reading) -> str:
@@ -113,7 +114,7 @@ def _axis(first: int, last: int, top: float, bottom: float) -> list[str]:
 def timeline_svg(rule: Rule) -> str:
     """The timeline of a rule's readings (see the module docstring)."""
     first, last = year_range()
-    title = f"{rule_label(rule)} — {rule.rite_name}"
+    title = rule_label(rule)
     order = {w: i for i, w in enumerate(witness_ids())}
     body: list[str] = []
     y = 58.0
@@ -204,7 +205,7 @@ def map_svg(rule: Rule, year: int) -> str:
     neutral = {u.id: NEUTRAL for u in units if u.id not in colours}
     return render_map(
         units,
-        f"{rule.rite_name} · {rule_label(rule)} · {year}",
+        f"{rule_label(rule)} · {year}",
         unit_colours={**neutral, **colours},
         legend=tuple(legend),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import urllib.parse
 from collections import Counter
 from collections.abc import Iterable
 
@@ -73,3 +74,61 @@ def name_ids(text: str) -> str:
         return sections[found].title if found in sections else found
 
     return _ID.sub(name, text)
+
+
+def address_label(url: str) -> str:
+    """A web address as a reader reads it: the site and the page's own words, percent-encoding decoded
+    (``zh.wikisource.org › 欽定大清一統志 …`` for the address ``zh.wikisource.org/zh/%E6%AC%BD…``);
+    the address itself stays the link's target."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if not parts.netloc:
+        return url
+    host = re.sub(r"^(?:www|m)\.", "", parts.netloc)
+    words = [urllib.parse.unquote(s).replace("_", " ") for s in parts.path.split("/") if s]
+    skip = r"(?:wiki|blob|tree|zh(?:-\w+)?|index\.php|\d+|[0-9a-f]{7,40}|[\w.-]+\.(?:html?|php|aspx?))"
+    words = [w for w in words if not re.fullmatch(skip, w)]
+    query = urllib.parse.parse_qs(parts.query)
+    words += [
+        urllib.parse.unquote(v).replace("_", " ") for k in ("title", "chapter") for v in query.get(k, ())
+    ]
+    return f"{host} › {' › '.join(words)}" if words else host
+
+
+_AREAS = {
+    "calendar": "the calendar",
+    "cli": "the command line",
+    "corpus": "the corpus",
+    "dance": "the dance",
+    "layout": "the plans",
+    "music": "the music",
+    "places": "the place data",
+    "program": "the booklet",
+    "rites": "the rite data",
+    "spring_ox": "the spring-ox rules",
+    "web": "the web app",
+}
+"""The package's areas (its sub-packages) in words, for saying where in the project a source is relied on."""
+
+
+def package_place_label(where: str) -> str:
+    """Where in the package a source is relied on, in words (``dianli/calendar/eclipses.py:102`` → 「the
+    calendar's program code」, ``dianli/places/data/places.yaml: 鳳山縣`` → 「the place data」); the file and
+    line stay in the command line's JSON (``dianli sources ID --format json``)."""
+    path = where.split(":", 1)[0].strip()
+    pieces = path.split("/")
+    area = (
+        _AREAS.get(pieces[1], "the program") if len(pieces) > 2 and pieces[0] == "dianli" else "the program"
+    )
+    if path.endswith(".py"):
+        return f"{area} (program code)"
+    return area
+
+
+def use_label(supports: str, where: str) -> tuple[str, str]:
+    """A use of an outside source in words: (what it supports, where in the project). A use found by the
+    source's name in a file (``code: ASSUMPTION_VISIBLE``, ``data: later-jin``) is said as such, without the
+    code's names."""
+    place = package_place_label(where)
+    if supports.startswith(("code: ", "data: ")):
+        return (f"named in {place}", "")
+    return (supports, place)

@@ -58,6 +58,26 @@ def _scale(first: int, last: int) -> tuple[Callable[[float], float], list[int], 
     return piecewise, ticks, True
 
 
+TICK_DIGIT_PX = 7.0
+"""The width of a digit of a tick's label (11 px); labels keep :data:`TICK_GAP_PX` between them."""
+TICK_GAP_PX = 8.0
+
+
+def spaced(ticks: list[int], x_of: Callable[[float], float]) -> list[int]:
+    """The ticks whose labels do not run into each other (「15001600」): from the left, a tick too close to
+    the one kept before it is left out — unless it is the axis's break, which then replaces that one."""
+    kept: list[int] = []
+    for tick in ticks:
+        if kept:
+            room = (len(str(kept[-1])) + len(str(tick))) / 2 * TICK_DIGIT_PX + TICK_GAP_PX
+            if x_of(tick) - x_of(kept[-1]) < room:
+                if tick == BREAK_YEAR and len(kept) > 1:
+                    kept[-1] = tick
+                continue
+        kept.append(tick)
+    return kept
+
+
 def _ticks(lo: int, hi: int, count: int) -> list[int]:
     step = max(1, (hi - lo) // count)
     for nice in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
@@ -103,7 +123,7 @@ def timeline_svg(
             f"{escape(labels.get(witness, witness))}</text>"
         )
     out.append(f'<line x1="{LEFT}" y1="{axis_y}" x2="{WIDTH - RIGHT}" y2="{axis_y}" stroke="#333"/>')
-    for tick in ticks:
+    for tick in spaced(ticks, x_of):
         x = x_of(tick)
         out.append(f'<line x1="{x:.1f}" y1="{axis_y}" x2="{x:.1f}" y2="{axis_y + 5}" stroke="#333"/>')
         out.append(f'<text x="{x:.1f}" y="{axis_y + 18}" font-size="11" text-anchor="middle">{tick}</text>')

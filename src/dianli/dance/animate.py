@@ -97,10 +97,11 @@ def animation_data(
 
 
 def _animation_data(movement_name: str, witness: str | None, timing: Timing | None) -> dict[str, Any]:
+    from dianli.corpus.labels import witness_label
     from dianli.corpus.normalise import fold
     from dianli.corpus.witnesses import load_witness
     from dianli.dance.formation import formation
-    from dianli.dance.gloss import glosses
+    from dianli.dance.gloss import gloss_witness, glosses
     from dianli.dance.notation import dance_witnesses, default_dance_witness, movement, parse_movement
     from dianli.dance.pose import character_poses, figure, rest_state
     from dianli.dance.schema import formation_data
@@ -123,7 +124,7 @@ def _animation_data(movement_name: str, witness: str | None, timing: Timing | No
         previous = poses
         pose_json, named = _poses_json(poses, form.files_per_rank)
         other_readings = [
-            {"witness": w, "text": f"{n[k].char}（{n[k].description}）"}
+            {"witness": w, "title": witness_label(w), "text": f"{n[k].char}（{n[k].description}）"}
             for w, n in others.items()
             if fold(n[k].description) != fold(note.description)
             or _other_char(w, n[k].char, witness, note.char)
@@ -150,6 +151,7 @@ def _animation_data(movement_name: str, witness: str | None, timing: Timing | No
     return {
         "movement": {"id": mov.id, "names": list(mov.names), "title": f"{mov.names[0]} · {mov.names[1]}"},
         "witness": {"id": witness, "title": info.title},
+        "gloss_witness": {"id": gloss_witness(), "title": witness_label(gloss_witness())},
         "timing": {"source": timing.source, "assumption": timing.assumption, "total_s": timing.duration_s},
         "characters": chars,
         "formation": form_json,

@@ -49,7 +49,7 @@ def music_timing(movement_id: str, count: int) -> Timing | None:
         return None
     return Timing(
         tuple((float(start), float(end)) for _, start, end in spans),
-        "music timeline (dianli.music: each sung character's start and end)",
+        "the music's timeline: each sung character starts and ends as the rehearsal audio sings it",
         None,
         round(movement_audio_seconds(movement_id), 3),
     )

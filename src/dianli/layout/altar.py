@@ -111,7 +111,8 @@ def offering_table_svg(altar: Altar) -> str | None:
     block_w = 2 * _row_w(SIDE_COLUMNS) + grain_w + 2 * GROUP_GAP_PX
     rows = [g["near"], g["soups"] + g["other"], g["front"]]
     inner_w = max(block_w, *(_row_w(len(r)) + VESSEL_PX for r in rows))
-    width = max(inner_w + 2 * TABLE_PAD_PX, MIN_TABLE_W_PX)
+    header_w = sum(14 if ord(ch) > 0x2E7F else 8 for ch in altar.name) + 2 * TABLE_PAD_PX
+    width = max(inner_w + 2 * TABLE_PAD_PX, MIN_TABLE_W_PX, header_w)  # the name is never clipped
     cx = width / 2
     body: list[str] = []
     body.append(text(cx, HEADER_PX / 2, altar.name, 14, "dl-label"))

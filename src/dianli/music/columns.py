@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from dianli.corpus.labels import witness_label
 from dianli.music.cues import Timing, character_times, default_timing
 from dianli.music.score import SungCharacter, check_score_witness, movement, witness_movement_info
 
@@ -60,7 +61,7 @@ def witness_columns_svg(name: str, witness: str | None = None, timing: Timing | 
     height = max(per_column * CELL_H, len(heading) * (CHAR_SIZE * 0.8 + 4)) + 2 * MARGIN
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="columns" viewBox="0 0 {width} {height:.0f}" '
-        f'role="img" aria-label={quoteattr(f"{info.title}: the 樂章 as {read} writes it, right to left")}>',
+        f'role="img" aria-label={quoteattr(f"{info.title}: the 樂章 as {witness_label(read)} writes it, right to left")}>',
         "<style>.columns text{text-anchor:middle;font-family:" + FONT + "}"
         ".columns .note{fill:#8a3b12}.columns rect{fill:none;stroke:none}"
         ".columns .supplied .char{fill:#888}.columns .head{font-size:" + str(CHAR_SIZE * 0.8) + "px}"

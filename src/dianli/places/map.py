@@ -71,7 +71,7 @@ def _seats(units: Sequence[PlaceAt]) -> list[list[PlaceAt]]:
 
 
 def _graticule() -> list[str]:
-    out = ['<g class="graticule" stroke="#d8d2c4" stroke-width="0.6" fill="#8a8172" font-size="9">']
+    out = ['<g class="graticule" stroke="#d8d2c4" stroke-width="0.6" fill="#8a8172" font-size="11">']
     for lon in range(math.ceil(LON_MIN), math.floor(LON_MAX) + 1):
         x, _ = project(LAT_MAX, lon)
         out.append(f'<line x1="{x}" y1="{_TOP}" x2="{x}" y2="{_TOP + HEIGHT}"/>')
@@ -97,6 +97,106 @@ def _mark(seat: list[PlaceAt], colour: str) -> str:
     return "".join(shapes)
 
 
+_LABEL_PX = 11.0
+"""The labels' font size (user units; the page draws the map no smaller than 1:1 on a phone)."""
+_MARK_BOX = 5.0
+"""Half the side of the box a seat's mark keeps free of labels."""
+_DIRECTIONS = ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (-1, -1), (-1, 1))
+"""Where a label may stand from its seat, in order of preference: right, left, above, below, the corners."""
+_REACHES = (6.0, 18.0, 32.0, 48.0)
+"""How far from its seat a label may stand; past the first, a leader line joins it to the seat."""
+
+Box = tuple[float, float, float, float]
+
+
+def label_width(text: str) -> float:
+    """A label's width in user units: a CJK character is square, anything else about half."""
+    return sum(_LABEL_PX if ord(ch) > 0x2E7F else _LABEL_PX * 0.55 for ch in text)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def place_labels(
+    seats: Sequence[tuple[float, float, str]], width: float, top: float, bottom: float
+) -> list[tuple[float, float, str, bool]]:
+    """Each label (x, y of its seat, text) placed where it overlaps no other label and no seat's mark,
+    trying the eight sides of the seat at growing distances; a label that has to stand away gets a leader
+    line. Returns (x, y, text-anchor, leader) per seat: x, y the label's baseline anchor. Where every
+    place is taken, the one overlapping least."""
+    taken: list[Box] = [(x - _MARK_BOX, y - _MARK_BOX, x + _MARK_BOX, y + _MARK_BOX) for x, y, _text in seats]
+    out: list[tuple[float, float, str, bool]] = []
+    for x, y, text in seats:
+        w = label_width(text)
+        best: tuple[float, Box, tuple[float, float, str, bool]] | None = None
+        for reach in _REACHES:
+            for dx, dy in _DIRECTIONS:
+                cx, cy = x + dx * reach, y + dy * reach
+                left = cx if dx > 0 else cx - w if dx < 0 else cx - w / 2
+                if dy < 0:
+                    box = (left, cy - _LABEL_PX, left + w, cy)
+                elif dy > 0:
+                    box = (left, cy, left + w, cy + _LABEL_PX)
+                else:
+                    box = (left, cy - _LABEL_PX / 2, left + w, cy + _LABEL_PX / 2)
+                outside = box[0] < 0 or box[2] > width or box[1] < top or box[3] > bottom
+                cost = sum(_overlap(box, t) for t in taken) + (1e6 if outside else 0.0)
+                anchor = "start" if dx > 0 else "end" if dx < 0 else "middle"
+                ax = box[0] if anchor == "start" else box[2] if anchor == "end" else (box[0] + box[2]) / 2
+                placed = (ax, box[3] - _LABEL_PX * 0.15, anchor, reach > _REACHES[0])
+                if best is None or cost < best[0]:
+                    best = (cost, box, placed)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None
+        taken.append(best[1])
+        out.append(best[2])
+    return out
+
+
+def _label(x: float, y: float, at: tuple[float, float, str, bool], colour: str, content: str) -> str:
+    """A placed label (escaped ``content`` already), with its leader line where it stands away."""
+    lx, ly, anchor, leader = at
+    line = ""
+    if leader:
+        ex = lx - 2 if anchor == "end" else lx + 2 if anchor == "start" else lx
+        ey = ly - _LABEL_PX * 0.35
+        line = f'<line x1="{x}" y1="{y}" x2="{ex:.1f}" y2="{ey:.1f}" stroke="{colour}" stroke-width="0.7"/>'
+    return (
+        f'{line}<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" font-size="{_LABEL_PX:g}" '
+        f'fill="{colour}" stroke="#f7f4ec" stroke-width="2.5" paint-order="stroke">{content}</text>'
+    )
+
+
+def _placements(seats: list[list[PlaceAt]], names: Sequence[str]) -> list[tuple[float, float, str, bool]]:
+    """Where each seat's label stands: the labels of 府 placed first, then from north to south."""
+    points = [
+        (*project(seat[0].latitude_deg, seat[0].longitude_deg), name)
+        for seat, name in zip(seats, names, strict=True)
+    ]
+    rank = {PlaceLevel.PROVINCE: 0, **{level: 0 for level in PREFECTURE_LEVELS}}
+    order = sorted(
+        range(len(seats)), key=lambda i: (min(rank.get(u.level, 1) for u in seats[i]), points[i][1])
+    )
+    placed = place_labels([points[i] for i in order], WIDTH, _TOP, _TOP + HEIGHT)
+    by_seat = dict(zip(order, placed, strict=True))
+    return [by_seat[i] for i in range(len(seats))]
+
+
+def focus_of(points: Sequence[tuple[float, float]]) -> str:
+    """The middle of ``points`` (x, y in user units) as the map's ``data-focus``: where a page that shows
+    the map in a narrower box scrolls it to (the region a rule is in force in)."""
+    if not points:
+        return ""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return f"{(min(xs) + max(xs)) / 2:.0f},{(min(ys) + max(ys)) / 2:.0f}"
+
+
 def render_map(
     units: Sequence[PlaceAt],
     title: str = "",
@@ -117,19 +217,18 @@ def render_map(
     names = {u.id: u.name for u in units}
     legend_rows = math.ceil(len(colours) / _LEGEND_COLUMNS)
     total_height = _TOP + HEIGHT + 8 + legend_rows * _LEGEND_ROW
-    out = _head(title, total_height)
-    for seat in _seats(units):
+    seats = _seats(units)
+    labels = ["·".join(u.name for u in seat if u.level is not PlaceLevel.PROVINCE) for seat in seats]
+    points = [project(seat[0].latitude_deg, seat[0].longitude_deg) for seat in seats]
+    out = _head(title, total_height, focus_of(points))
+    for seat, label, at in zip(seats, labels, _placements(seats, labels), strict=True):
         group = next((g for g in (group_of(u, by_id) for u in seat) if g is not None), None)
         colour = colours.get(group, _NEUTRAL) if group is not None else _NEUTRAL
         x, y = project(seat[0].latitude_deg, seat[0].longitude_deg)
-        label = "·".join(u.name for u in seat if u.level is not PlaceLevel.PROVINCE)
-        tip = "; ".join(f"{u.name} ({u.id}, {u.level.value}, {u.chgis_id})" for u in seat)
+        tip = "; ".join(f"{u.name} ({u.level.value}, CHGIS {u.chgis_id})" for u in seat)
         out.append(f'<g class="seat"><title>{escape(tip)}</title>{_mark(seat, colour)}')
         if label:
-            out.append(
-                f'<text x="{x + 6}" y="{y + 4}" font-size="11" fill="{colour}" stroke="#f7f4ec" '
-                f'stroke-width="2.5" paint-order="stroke">{escape(label)}</text>'
-            )
+            out.append(_label(x, y, at, colour, escape(label)))
         out.append("</g>")
     out.append(f'<g class="legend" font-size="11" transform="translate(0,{_TOP + HEIGHT + 8})">')
     column_width = WIDTH / _LEGEND_COLUMNS
@@ -142,11 +241,12 @@ def render_map(
     return "\n".join(out)
 
 
-def _head(title: str, total_height: float) -> list[str]:
+def _head(title: str, total_height: float, focus: str = "") -> list[str]:
+    at = f' data-focus="{focus}"' if focus else ""
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total_height:g}" width="100%" '
         f'style="max-width:{WIDTH * 1.6:g}px;height:auto" role="img" aria-label="{escape(title)}" '
-        f'font-family="{_FONT}">',
+        f'font-family="{_FONT}"{at}>',
         f"<title>{escape(title)}</title>",
         f'<rect x="0" y="{_TOP}" width="{WIDTH}" height="{HEIGHT}" fill="#f7f4ec"/>',
         f'<text x="4" y="18" font-size="15" fill="#222">{escape(title)}</text>',
@@ -160,12 +260,19 @@ def _render_coloured(
     """:func:`render_map` with each unit coloured by ``unit_colours`` and the given legend."""
     lines = [label.split("\n") for label, _colour in legend]
     total_height = _TOP + HEIGHT + 8 + sum(len(x) for x in lines) * _LEGEND_ROW
-    out = _head(title, total_height)
-    for seat in _seats(units):
+    seats = _seats(units)
+    labels = ["·".join(u.name for u in seat if u.level is not PlaceLevel.PROVINCE) for seat in seats]
+    coloured = [
+        project(seat[0].latitude_deg, seat[0].longitude_deg)
+        for seat in seats
+        if any(u.id in unit_colours for u in seat)
+    ]  # the map opens on where the colours are (the units a rule is in force in)
+    out = _head(title, total_height, focus_of(coloured))
+    for seat, at in zip(seats, _placements(seats, labels), strict=True):
         named = [u for u in seat if u.level is not PlaceLevel.PROVINCE] or seat
         colour = unit_colours.get(named[0].id, _NEUTRAL)
         x, y = project(seat[0].latitude_deg, seat[0].longitude_deg)
-        tip = "; ".join(f"{u.name} ({u.id}, {u.level.value}, {u.chgis_id})" for u in seat)
+        tip = "; ".join(f"{u.name} ({u.level.value}, CHGIS {u.chgis_id})" for u in seat)
         out.append(f'<g class="seat"><title>{escape(tip)}</title>{_mark(seat, colour)}')
         province = [u for u in seat if u.level is PlaceLevel.PROVINCE]
         for unit in province:
@@ -177,14 +284,11 @@ def _render_coloured(
             if u.level is not PlaceLevel.PROVINCE
         )
         if pieces:
-            out.append(
-                f'<text x="{x + 6}" y="{y + 4}" font-size="11" fill="{_NEUTRAL}" stroke="#f7f4ec" '
-                f'stroke-width="2.5" paint-order="stroke">{pieces}</text>'
-            )
+            out.append(_label(x, y, at, _NEUTRAL, pieces))
         out.append("</g>")
     out.append(f'<g class="legend" font-size="11" transform="translate(0,{_TOP + HEIGHT + 8})">')
     row = 0
-    for label_lines, (_label, colour) in zip(lines, legend, strict=True):
+    for label_lines, (_text, colour) in zip(lines, legend, strict=True):
         cy = row * _LEGEND_ROW
         out.append(f'<rect x="4" y="{cy + 3:g}" width="9" height="9" fill="{colour}"/>')
         for number, line in enumerate(label_lines):

@@ -184,6 +184,7 @@ def altars(rows: Iterable[rm.Altar], witness: str, book: PassageBook) -> tuple[m
         m.Altar(
             id=a.id,
             name=a.name,
+            notes=a.notes,
             tablets=a.tablets,
             position=a.position,
             lines=offering_lines(a, witness, book),

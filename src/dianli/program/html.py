@@ -25,6 +25,7 @@ from dianli.corpus.witnesses import witness_ids
 from dianli.errors import DianliError, UnknownValueError
 from dianli.program.labels import FILTERS as LABEL_FILTERS
 from dianli.program.model import Program
+from dianli.program.nofont import NoFont
 from dianli.rites.model import MUSIC_ACTION_NAMES
 
 if TYPE_CHECKING:
@@ -299,19 +300,20 @@ def _supplied_chunks(pieces: Iterable[str]) -> Iterator[str]:
     code point supplied: the text of the pieces, supplied as :func:`environment`'s ``finalize`` would
     supply it value by value, in fewer strings (the template writes some thirty thousand)."""
     held: list[str] = []
+    drawn = NoFont()  # a character no shipped font draws: shown by its components (issue 27)
     for piece in pieces:
         if len(piece) >= LARGE_PIECE:
             if held:
-                yield _supplied_text("".join(held))
+                yield drawn.html(_supplied_text("".join(held)))
                 held = []
-            yield _supplied_text(piece)
+            yield drawn.html(_supplied_text(piece))
             continue
         held.append(piece)
         if len(held) == CHUNK_PIECES:
-            yield _supplied_text("".join(held))
+            yield drawn.html(_supplied_text("".join(held)))
             held = []
     if held:
-        yield _supplied_text("".join(held))
+        yield drawn.html(_supplied_text("".join(held)))
 
 
 def _supplied_text(text: str) -> str:

@@ -3,9 +3,10 @@ attributes and URLs, text shows names (#14). Witnesses and sections: dianli.corp
 
 from __future__ import annotations
 
-from dianli.corpus.labels import name_ids, section_label, witness_labels
+from dianli.corpus.labels import address_label, name_ids, section_label, witness_labels
 from dianli.errors import DianliError
 from dianli.places.places import get_place
+from dianli.rites.labels import rule_label
 from dianli.rites.load import all_rites
 from dianli.rites.render import movement_label
 
@@ -31,6 +32,8 @@ FILTERS = {
     "rite_name": rite_label,
     "movement_name": movement_label,
     "name_ids": name_ids,
+    "rule_name": rule_label,
+    "address": address_label,
 }
-"""Jinja filters: ``{{ w|witness_name }}`` (one id or a list, joined by 、), ``{{ s|section_name }}`` …;
+"""Jinja filters: ``{{ w|witness_name }}`` (one id or a list, joined by 、), ``{{ s|section_name }}``, ``{{ rule|rule_name }}`` (a rule read differently: 「山川·祭期」) …;
 ``name_ids`` names every witness and compound section id inside a composed line."""

@@ -107,6 +107,7 @@ class OfferingLine(_Frozen):
 class Altar(_Frozen):
     id: str
     name: str
+    notes: str | None = None
     tablets: tuple[str, ...] = ()
     position: str | None = None
     lines: tuple[OfferingLine, ...] = ()

@@ -293,6 +293,8 @@ class Altar(Element):
 
     id: str
     name: str
+    notes: str | None = None
+    """An editor's note on the altar (which witness lists it and why), shown beside its name, never in it."""
     like: str | None = None
     tablets: tuple[str, ...] = ()
     position: str | None = None

@@ -681,7 +681,8 @@ def render_svg(result: SpringOx) -> str:
     legend, legend_bottom = _legend(look, max(scene_bottom, notes_bottom) + 24)
     height = round(legend_bottom + 32)
     body = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{height}" viewBox="0 0 {WIDTH_PX} {height}" font-family="{FONT}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH_PX}" height="{height}" viewBox="0 0 {WIDTH_PX} {height}" font-family="{FONT}" '
+        f'data-focus="{SCENE_WIDTH_PX / 2:.0f},{GROUND_Y:.0f}">',  # a narrow box opens on the ox and the god
         f"<title>{escape(f'土牛芒神 {result.year} — {result.profile.id} rule')}</title>",
         f'<rect width="{WIDTH_PX}" height="{height}" fill="{PAPER}"/>',
         *header,

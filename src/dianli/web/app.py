@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ from dianli.api import (
     program_json,
     program_seasons,
 )
+from dianli.program.nofont import nofont_html
 from dianli.web import live, pages
 from dianli.web.responses import PageCache
 
@@ -60,7 +62,9 @@ Handler = Callable[..., Awaitable[Response]]
 
 
 def render(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    page = booklet_environment("dianli.web").get_template(name).render(version=__version__, **context)
+    page = nofont_html(
+        booklet_environment("dianli.web").get_template(name).render(version=__version__, **context)
+    )
     return HTMLResponse(page, status_code=status)
 
 
@@ -141,7 +145,10 @@ async def program_data(
 
 
 async def calendar(request: Request, place: str | None = PlaceQ, year: int = YearQ) -> Response:
-    ctx = pages.calendar_rows(_place(place), _year(year))
+    chosen = {
+        k.removeprefix("day-"): v for k, v in request.query_params.items() if k.startswith("day-") and v
+    }
+    ctx = pages.calendar_rows(_place(place), _year(year), chosen)
     feeds = pages.calendar_feeds(str(request.base_url), _place(place), year, [r["rite"] for r in ctx["rows"]])
     return render("calendar.html", feeds=feeds, first_year=FIRST_YEAR, last_year=LAST_YEAR, **ctx)
 
@@ -182,6 +189,14 @@ async def music_audio(name: str, witness: str | None = None) -> Response:
     audio = await run_in_threadpool(program_audio, _movement(name), witness=read)  # not on the loop
     return Response(
         audio.data, media_type=audio.mime, headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
+    )
+
+
+async def figures_js() -> Response:
+    """The script that keeps figures legible and reachable (one file with the booklet's, which inlines it)."""
+    text = resources.files("dianli.program").joinpath("templates", "figures.js").read_text(encoding="utf-8")
+    return Response(
+        text, media_type="text/javascript", headers={"Cache-Control": f"public, max-age={CACHE_SECONDS}"}
     )
 
 
@@ -326,6 +341,7 @@ ROUTES: tuple[Route, ...] = (
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
     Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),
     Route("/collate/{rite}", collate_view, "collate", "the witnesses of a section side by side"),
+    Route("/figures.js", figures_js, "figures_js", "the script that keeps figures legible on a phone"),
     Route("/live/", live.live_index, "live_index", "run sheets opened on this device"),
     Route("/live/sw.js", live.service_worker, "live_sw", "the run sheet's service worker"),
     Route(

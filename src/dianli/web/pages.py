@@ -29,6 +29,7 @@ from dianli.api import (
     all_places,
     apparatus,
     assemble_program,
+    authority_days,
     character_times,
     collate,
     collatex_json,
@@ -52,6 +53,8 @@ from dianli.api import (
     observances_for,
     occasion_calendar,
     occurrence_record,
+    parse_authority_days,
+    parse_day,
     place_sources,
     place_year_range,
     places_in_year,
@@ -84,6 +87,7 @@ from dianli.api import (
     witness_ids,
     witness_movement_info,
 )
+from dianli.corpus.labels import use_label
 
 PROGRAM_CACHE_SIZE = 64
 """Booklets kept in memory (keyed by the canonical rite id, place id, year, season and witness)."""
@@ -143,12 +147,25 @@ def program_model(rite: str, place: str, year: int, season: str | None, witness:
     return _assemble(rite, place, year, season, witness)
 
 
-def calendar_rows(place: str, year: int) -> dict[str, Any]:
+def calendar_rows(place: str, year: int, chosen: dict[str, str] | None = None) -> dict[str, Any]:
+    """A year's observances at a place; ``chosen`` gives the days an authority chose (the Board of Rites's
+    day for 耕耤禮) by their key, as ``dianli calendar --day KEY=DATE``: the page's form sends them."""
     where = get_place(place, year)
     # after the Qing the name as asked decides what the place means (a practice may stand for it)
     asked: str | Place = where if year <= RITE_QING_LAST_YEAR else place
-    occurrences = occasion_calendar(observances_for(asked, year), where.id, year)
-    return {"place": where, "year": year, "rows": [occurrence_record(o, where) for o in occurrences]}
+    given = chosen or {}
+    overrides = parse_authority_days([f"{k}={v}" for k, v in given.items()], 1, parse_day)
+    occurrences = occasion_calendar(observances_for(asked, year, overrides=overrides), where.id, year)
+    authority = [
+        {"key": key, "name": why.split(":", 1)[0], "value": given.get(key, "")}
+        for key, why in authority_days().items()
+    ]
+    return {
+        "place": where,
+        "year": year,
+        "rows": [occurrence_record(o, where) for o in occurrences],
+        "authority": authority,
+    }
 
 
 def calendar_feeds(base_url: str, place: str, year: int, rites: Iterable[str]) -> list[dict[str, str]]:
@@ -478,6 +495,12 @@ def collation_export(rite: str, section: str | None, base: str | None, fmt: str)
     return supply(collation_tei(result) if fmt == "tei" else collatex_json(result))
 
 
+def _source_words(entry: Any) -> dict[str, Any]:
+    """A source with its uses in words (what, quote, where), a use said twice in the same words once."""
+    uses = dict.fromkeys((*use_label(u.supports, u.where), u.quote) for u in entry.uses)
+    return {"source": entry.source, "uses": [{"what": w, "where": p, "quote": q} for w, p, q in uses]}
+
+
 def sources_page(kind: str | None, weak: bool) -> dict[str, Any]:
     """Every outside source grouped by kind (grade), with what it supports and where; filtered by kind."""
     kinds = [k.value for k in SourceKind]
@@ -485,7 +508,7 @@ def sources_page(kind: str | None, weak: bool) -> dict[str, Any]:
         raise UnknownValueError("kind", kind, kinds)
     entries = [e for e in source_uses() if (kind is None or e.source.kind.value == kind)]
     entries = [e for e in entries if e.source.weak or not weak]
-    groups = [(k, [e for e in entries if e.source.kind is k]) for k in SourceKind]
+    groups = [(k, [_source_words(e) for e in entries if e.source.kind is k]) for k in SourceKind]
     return {
         "groups": [(k, g) for k, g in groups if g],
         "count": len(entries),

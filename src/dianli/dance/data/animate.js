@@ -339,8 +339,8 @@
     $("east").innerHTML = `<h3>東班 EAST RANK</h3>${c.east.map((cl) => `<div>${esc(cl.subject)}：${tokensHtml(cl.tokens)}</div>`).join("")}`;
     $("west").innerHTML = `<h3>西班 WEST RANK</h3>${c.west.map((cl) => `<div>${esc(cl.subject)}：${tokensHtml(cl.tokens)}</div>`).join("")}`;
     $("flags").innerHTML = c.flags.map((f) => `<span class="badge ${f.kind === "asymmetry" ? "warn" : ""}">${esc(f.text)}</span>`).join("");
-    $("gloss").innerHTML = c.gloss ? `<b>现代译文 (000)</b> ${esc(c.gloss)}` : "";
-    $("others").innerHTML = c.others.map((o) => `<div><b>${esc(o.witness)}</b>: ${esc(o.text)}</div>`).join("");
+    $("gloss").innerHTML = c.gloss ? `<b>现代译文 (${esc(DATA.gloss_witness.title)})</b> ${esc(c.gloss)}` : "";
+    $("others").innerHTML = c.others.map((o) => `<div><b>${esc(o.title)}</b>: ${esc(o.text)}</div>`).join("");
   }
 
   function bell() {
