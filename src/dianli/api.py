@@ -141,7 +141,7 @@ if TYPE_CHECKING:
         governing_witnesses,
     )
     from dianli.corpus.dated_events import timeline as dated_timeline
-    from dianli.corpus.labels import name_ids, section_label, witness_label, witness_labels
+    from dianli.corpus.labels import name_ids, section_label, use_label, witness_label, witness_labels
     from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
     from dianli.corpus.search import SearchHit, search
     from dianli.corpus.sections import (
@@ -334,6 +334,7 @@ if TYPE_CHECKING:
     from dianli.program.html import environment as booklet_environment
     from dianli.program.labels import rite_label
     from dianli.program.model import Program
+    from dianli.program.nofont import nofont_html
     from dianli.program.textview import section_segments, translation_segments
     from dianli.provenance import stamp_markup as stamp_provenance
     from dianli.public.comparison import variants as variants_table
@@ -662,6 +663,7 @@ __all__: list[str] = [
     "music_findings",
     "name_ids",
     "nayin",
+    "nofont_html",
     "normalise",
     "observances_for",
     "occasion_calendar",
@@ -775,6 +777,7 @@ __all__: list[str] = [
     "to_ical",
     "translation_segments",
     "unregistered_addresses",
+    "use_label",
     "variants_table",
     "variation",
     "variation_colour",

@@ -275,8 +275,9 @@ def test_calendar_lists_jiuhu_with_local_times() -> None:
     assert jiuhu.time_label is not None and jiuhu.time_label.startswith("初食 辰初三刻")
     assert any("skyfield" in n and "欽天監" in n for n in jiuhu.notes)
     assert jiuhu.assumption and "partial" in jiuhu.assumption
-    # 福州's witness (福建通志, classical) lacks this passage: the rule is cited from 001
-    assert jiuhu.cite.witness == "taiwan-fuzhi-9"
+    # 福州's witness (福建通志, classical) lacks this passage: the rule is cited from the nearest witness of
+    # its reading chain that has it, its own modern translation, which stands for the lost original
+    assert jiuhu.cite.witness == "fujian-tongzhi-14-modern"
 
 
 def test_calendar_days_depend_on_the_place() -> None:

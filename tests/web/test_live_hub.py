@@ -5,6 +5,7 @@ and hypothesis sends random frames and message sequences from several devices.""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import urllib.parse
@@ -128,7 +129,9 @@ def run(body: Callable[[Any], Awaitable[None]], state: Path | None = None) -> No
     loop = asyncio.new_event_loop()
     loop.set_exception_handler(lambda _loop, context: records.append(logging.makeLogRecord(context)))
     try:
-        loop.run_until_complete(main())
+        # in a thread of its own: a browser test of the same session may hold a running loop in this one
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(loop.run_until_complete, main()).result()
     finally:
         loop.close()
         logging.getLogger().removeHandler(handler)

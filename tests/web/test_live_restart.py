@@ -5,6 +5,7 @@ half-written, and the conductor takes the ceremony back with its baton."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -15,9 +16,9 @@ import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
@@ -27,6 +28,16 @@ from dianli.web import live
 
 QUERY = urllib.parse.urlencode({"place": "臺灣府", "year": 1752})
 START_S = 120.0
+
+
+T = TypeVar("T")
+
+
+def _in_thread(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: a browser test of the same session may hold a running loop in
+    this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _free_port() -> int:
@@ -142,7 +153,7 @@ def test_a_killed_server_resumes_at_the_last_acknowledged_step(server: Server, s
     server.start()
     baton = ""
     for _ in range(2):
-        acked, highest, baton = asyncio.run(_conduct_then_killed(server, rng, baton))
+        acked, highest, baton = _in_thread(_conduct_then_killed(server, rng, baton))
         saved = json.loads(server.state.read_text(encoding="utf-8"))  # whole, never half-written
         assert (saved["format"], saved["version"]) == (live.STATE_FORMAT, live.STATE_VERSION)
         server.start()
@@ -151,7 +162,7 @@ def test_a_killed_server_resumes_at_the_last_acknowledged_step(server: Server, s
             async with connect(f"{server.url}&device=latecomer") as ws:
                 return await _until(ws, "state")
 
-        state = asyncio.run(resumed())
+        state = _in_thread(resumed())
         assert acked <= state["seq"] <= highest  # nothing acknowledged lost, nothing made up
         assert state["conducted"] and state["conductor_name"] == "通贊"
         assert not [p for p in server.state.parent.iterdir() if p.name != "live.json"]

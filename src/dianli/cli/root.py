@@ -11,7 +11,7 @@ import typer
 from dianli import __version__
 from dianli.cli import rich_fix
 from dianli.cli.common import set_width
-from dianli.corpus.status import DRAFTS_VAR
+from dianli.drafts import DRAFTS_VAR
 
 rich_fix.install()  # rich's wrapping of wide characters, for the help panels and the tables
 

@@ -58,7 +58,7 @@ Authority = Literal["primary", "gloss", "test-fixture"]
 Status = Literal["curated", "draft"]
 """A witness folder's state: ``curated`` (read by a person), or ``draft`` — made by ``dianli ingest --drafts``
 and not yet reviewed. A draft governs no place, and so changes no output for a real place, unless drafts
-are asked for (:func:`dianli.corpus.status.with_drafts`)."""
+are asked for (:func:`dianli.drafts.with_drafts`)."""
 
 Year = Annotated[StrictInt, Field(ge=1000, le=2100)]
 """A Gregorian year."""

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from dianli import cache
 from dianli.corpus.labels import name_ids, witness_label
-from dianli.corpus.status import with_drafts
 from dianli.corpus.witnesses import manifest
+from dianli.drafts import with_drafts
 from dianli.errors import DataError, DianliError
 from dianli.places.places import PlaceAt, all_places, place_at
 

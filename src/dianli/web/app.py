@@ -46,12 +46,12 @@ from dianli.api import (
     movement_ids,
     movement_info,
     music_findings,
+    nofont_html,
     place_year_range,
     program_audio,
     program_json,
     program_seasons,
 )
-from dianli.program.nofont import nofont_html
 from dianli.web import live, pages
 from dianli.web.responses import PageCache
 

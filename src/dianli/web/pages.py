@@ -79,6 +79,7 @@ from dianli.api import (
     subscription_query,
     supply,
     translation_segments,
+    use_label,
     variation,
     variation_colour,
     variation_map_svg,
@@ -87,7 +88,6 @@ from dianli.api import (
     witness_ids,
     witness_movement_info,
 )
-from dianli.corpus.labels import use_label
 
 PROGRAM_CACHE_SIZE = 64
 """Booklets kept in memory (keyed by the canonical rite id, place id, year, season and witness)."""
