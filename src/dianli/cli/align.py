@@ -131,7 +131,9 @@ def register(app: typer.Typer) -> None:
                 f"precision of automatic same {measured.precision:.1%} ({measured.correct}/{measured.automatic}; "
                 f"{measured.precision_nested:.1%} counting the enclosing part or the enclosed step as right)"
             )
-        lines = alignment_lines(result, classes)
+        from dianli.comparison.align_report import gap_lines
+
+        lines = [*alignment_lines(result, classes), *gap_lines(result)]
         if out is None or out == "-":  # on the screen: long lines wrapped, a clause's under the clause
             width = console.width
             hang = CLAUSE_COLUMN if width >= 2 * CLAUSE_COLUMN else 2

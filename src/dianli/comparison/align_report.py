@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from dianli.comparison.align import AlignedClause, Alignment, Measure
+from dianli.comparison.gaps import missing_parts, rites_not_in_model
 from dianli.rites.readings import AlignedCite, AlignmentFile
 
 EDGE_PUNCTUATION = "，．。、；：,.;: 　「」『』"
@@ -41,6 +42,19 @@ def to_data(result: Alignment, measured: Measure | None = None) -> dict[str, Any
         "counts": result.counts(),
         "clauses": [_clause_data(a) for a in result.clauses],
         "missing": sorted({m.element for m in result.missing}),
+        "missing_parts": [
+            {"rite": m.rite, "part": m.part, "title": m.title, "model_statements": m.spans}
+            for m in missing_parts(result)
+        ],
+        "rites_not_in_model": [
+            {
+                "name": n.name,
+                "clauses": [c.text for c in n.clauses],
+                "days": list(n.days),
+                "skeleton": n.skeleton(result.witness),
+            }
+            for n in rites_not_in_model(result)
+        ],
     }
     if measured is not None:
         data["measure"] = {
@@ -72,6 +86,20 @@ def text_lines(result: Alignment, classes: tuple[str, ...] = ("same", "variant",
             continue
         where = ", ".join(a.elements[:3]) + (" …" if len(a.elements) > 3 else "")
         lines.append(f"{a.kind:<7} {a.clause.section:<22} {marked(a)}" + (f"  → {where}" if where else ""))
+    return lines
+
+
+def gap_lines(result: Alignment) -> list[str]:
+    """What the witness lacks and what the model lacks, at the level of parts and rites."""
+    parts = missing_parts(result)
+    rites = rites_not_in_model(result)
+    lines = [f"missing parts ({len(parts)}: no clause states them)"] if parts else []
+    lines += [f"  {m.title} ({m.spans} statements in the model)" for m in parts]
+    if rites:
+        lines.append(f"rites not in the model ({len(rites)}: a skeleton each in --format json)")
+    for n in rites:
+        days = f"; days {'、'.join(n.days)}" if n.days else ""
+        lines.append(f"  {n.name}: {len(n.clauses)} clauses{days} — 「{n.clauses[0].text[:30]}」")
     return lines
 
 
