@@ -44,6 +44,20 @@ def load_model_path(path: Path, model: type[M]) -> M:
     return parse_model(str(path), read_text_file(path, what="YAML data file"), model)
 
 
+def check_inside(path: Path, within: Path, what: str = "file") -> None:
+    """A :class:`DataError` when ``path`` (a symbolic link, or a path) leads outside the folder ``within``."""
+    try:
+        inside = path.resolve().is_relative_to(within.resolve())
+    except (OSError, RuntimeError):  # a loop of links
+        inside = False
+    if not inside:
+        shown = os.path.realpath(path)
+        raise DataError(
+            f"{path}: leads to {shown}, outside the folder {within}; accepted: a {what} inside the folder "
+            "(a link out of it is refused: its file would be read, and served, as the folder's)"
+        )
+
+
 def read_text_file(
     path: Path, within: Path | None = None, limit: int | None = None, what: str = "file", why: str = ""
 ) -> str:
@@ -52,16 +66,7 @@ def read_text_file(
     read; a symbolic link (or a path) leading outside the folder ``within``; more than ``limit`` bytes;
     binary data (a NUL byte: its offset); bytes that are not UTF-8 (the offset of the first)."""
     if within is not None:
-        try:
-            inside = path.resolve().is_relative_to(within.resolve())
-        except (OSError, RuntimeError):  # a loop of links
-            inside = False
-        if not inside:
-            shown = os.path.realpath(path)
-            raise DataError(
-                f"{path}: leads to {shown}, outside the folder {within}; accepted: a {what} inside the folder "
-                "(a link out of it is refused: its file would be read, and served, as the folder's)"
-            )
+        check_inside(path, within, what)
     try:
         size = path.stat().st_size
         if limit is not None and size > limit:

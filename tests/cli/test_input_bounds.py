@@ -92,6 +92,21 @@ def test_a_fragment_linked_out_of_its_witness_folder_is_refused(tmp_path: Path) 
     assert "root:" not in result.output
 
 
+def test_a_reading_linked_out_of_its_witness_folder_is_refused(tmp_path: Path) -> None:
+    """A readings/*.yaml that is a link to a file outside the witness folder is not read as its reading."""
+    folder = tmp_path / "corpus" / FIXTURE.name
+    shutil.copytree(FIXTURE, folder)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("rites: []\n", encoding="utf-8")
+    (folder / "readings").mkdir(exist_ok=True)
+    link = folder / "readings" / "linked.yaml"
+    link.symlink_to(outside)
+    result = runner.invoke(app, ["ingest", str(tmp_path / "corpus"), "--workers", "1"])
+    assert result.exit_code == 2
+    said = _said(result.output)
+    assert str(link) in said and "outsidethefolder" in said
+
+
 def test_a_yaml_alias_bomb_in_a_manifest_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "corpus" / FIXTURE.name
     shutil.copytree(FIXTURE, folder)

@@ -35,7 +35,7 @@ from dianli import cache
 from dianli.corpus.normalise import VARIANTS_FILE, Normalised, normalise, variant_cites
 from dianli.corpus.sources import Source, WitnessCite
 from dianli.corpus.tree import SECTIONS_FILE, section_defs
-from dianli.datafile import load_model_path, read_text_file
+from dianli.datafile import check_inside, load_model_path, read_text_file
 from dianli.errors import DataError, UnknownValueError
 
 FRAGMENT_SEPARATOR = "\n\n⁂\n\n"
@@ -464,10 +464,15 @@ def all_witnesses() -> tuple[Witness, ...]:
 
 def reading_files(witness_id: str) -> tuple[Path, ...]:
     """The witness's reading files (``readings/*.yaml`` of its folder), sorted by name; () if none."""
-    folder = witness_info(witness_id).folder / READINGS_DIR
+    home = witness_info(witness_id).folder
+    folder = home / READINGS_DIR
     if not folder.is_dir():
         return ()
-    return tuple(sorted(p for p in folder.glob("*.yaml") if p.is_file()))
+    check_inside(folder, home, "readings folder")
+    found = tuple(sorted(p for p in folder.glob("*.yaml") if p.is_file()))
+    for path in found:  # a link out of the witness folder is refused, as for its text files
+        check_inside(path, home, "reading file")
+    return found
 
 
 @functools.lru_cache(maxsize=1)
