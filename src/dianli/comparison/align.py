@@ -36,6 +36,7 @@ from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.errors import UnknownValueError
+from dianli.rites.load import all_rites
 
 SAME_SCORE = 90.0
 """A clause whose best aligned span scores at least this is *same* (measured on 001: see ``measure``)."""
@@ -166,11 +167,11 @@ automatic alignment is never a model for another)."""
 def cited_spans() -> tuple[tuple[str, str, str, int, int, str], ...]:
     """(element path, witness, section, text start, text end, quote) of every curated statement of the
     correspondence table (:mod:`dianli.comparison.table`): every element as every witness states it, in the
-    shared rite data and in each witness's own reading, so that a clause agreeing with any witness is found."""
+    shared rite data and in each witness's own reading, so that a clause agreeing with any witness is found —
+    and the other cited data (the music, the dance, the spring ox: its element is the domain, ``music``), so
+    that a 樂譜 or a 舞譜 the model holds is not *new*."""
     return tuple(
-        (s.element, s.witness, s.section, s.start, s.end, s.quote)
-        for s in table()
-        if s.rite and s.provenance in CURATED
+        (s.element, s.witness, s.section, s.start, s.end, s.quote) for s in table() if s.provenance in CURATED
     )
 
 
@@ -274,6 +275,11 @@ def preferred(clause: Clause, matches: Sequence[Match]) -> tuple[Match, ...]:
     return tuple(m for m in best if _affinity(clause.section, m.span.section) == near)
 
 
+def _is_rite_element(path: str) -> bool:
+    """A path into the rite data (``xianshi.parts[…]``), not a domain of the other cited data (``music``)."""
+    return path.split(".", 1)[0].split("[", 1)[0] in all_rites()
+
+
 def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     """Align every clause of ``target`` outside the title and colophon to the model of ``model`` (default:
     :func:`model_witnesses`)."""
@@ -286,8 +292,16 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     for top in tops:
         rows = [i for i, c in enumerate(mine) if _top(c.section) == top]
         keys = [fold(mine[i].text) for i in rows]
-        for witness in witnesses:
-            cols = [s for s in spans if s.witness == witness and _top(s.section) == top]
+        groups = [
+            [
+                s
+                for s in spans
+                if s.witness == witness and _top(s.section) == top and _is_rite_element(s.element) == rite
+            ]
+            for witness in witnesses
+            for rite in (True, False)  # the rite data and the other cited data each have a path of their own
+        ]
+        for cols in groups:
             if not cols:
                 continue
             distinct = sorted({(s.start, s.end) for s in cols})
@@ -303,7 +317,11 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     aligned: list[AlignedClause] = []
     matched_elements: set[str] = set()
     for i, clause in enumerate(mine):
-        matches = preferred(clause, sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element)))
+        ranked = sorted(found.get(i, ()), key=lambda m: (-m.score, m.span.element))
+        # an element of the rites first; the other cited data (music, dance …) only for a clause none states
+        matches = preferred(clause, [m for m in ranked if _is_rite_element(m.span.element)]) or preferred(
+            clause, [m for m in ranked if not _is_rite_element(m.span.element)]
+        )
         if not matches:
             aligned.append(AlignedClause(clause, "new"))
             continue

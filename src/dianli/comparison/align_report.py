@@ -10,6 +10,7 @@ import yaml
 
 from dianli.comparison.align import AlignedClause, Alignment, Measure
 from dianli.comparison.gaps import missing_parts, rites_not_in_model
+from dianli.rites.load import all_rites
 from dianli.rites.readings import AlignedCite, AlignmentFile
 
 EDGE_PUNCTUATION = "，．。、；：,.;: 　「」『』"
@@ -169,8 +170,9 @@ def draft_reading(result: Alignment) -> str:
 
 
 def alignment_file(result: Alignment) -> str:
-    """The witness folder's ``alignment.yaml``: every *same* clause as an agreeing citation of each element
-    it states (the quote is the clause, its edges' punctuation trimmed; narrowed to its section)."""
+    """The witness folder's ``alignment.yaml``: every *same* clause as an agreeing citation of each rite
+    element it states (the quote is the clause, its edges' punctuation trimmed; narrowed to its section)."""
+    rites = all_rites()
     same = [
         AlignedCite(
             element=element,
@@ -182,6 +184,8 @@ def alignment_file(result: Alignment) -> str:
         for a in result.clauses
         if a.kind == "same" and a.clause.text.strip(EDGE_PUNCTUATION)
         for element in a.elements
+        if element.split(".", 1)[0].split("[", 1)[0]
+        in rites  # the music, dance … data: no reading to cite in
     ]
     data = AlignmentFile(witness=result.witness, model=result.model_witnesses, same=tuple(same))
     head = (
