@@ -123,10 +123,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The witnesses compared as facts: per point of the rites, who states which value, and where they
         differ (a day, a hymn, an office, a count), differ only in wording, or agree."""
-        from dianli.comparison.compare import compare, row_record
-        from dianli.comparison.table import table
+        from dianli.comparison.compare import checked, compare, row_record
+        from dianli.comparison.table import Table, table
         from dianli.corpus.labels import witness_label
-        from dianli.rites.resolve import find_rite
 
         fmt = format_for(Format, fmt, out, Format.text)
         check_output_path(out or "-", force)
@@ -136,11 +135,8 @@ def register(app: typer.Typer) -> None:
                 from dianli.errors import DianliError
 
                 raise DianliError("--verdict applies to the comparison, not to --statements")
-            rows = compare(rite, witness=witness, kind=kind)  # checks the arguments
-            rite_id = find_rite(rite) if rite is not None else None
-            found = table().where(witness=witness, rite=rite_id, kind=kind)
-            records = [{**r, "title": witness_label(str(r["witness"]))} for r in (table_records(found))]
-            del rows
+            found = Table(table().where(witness=witness, rite=checked(rite, witness, kind), kind=kind))
+            records = [{**r, "title": witness_label(str(r["witness"]))} for r in found.records()]
             if fmt is Format.json:
                 write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out, force)
             elif fmt is Format.csv:
@@ -167,9 +163,3 @@ def register(app: typer.Typer) -> None:
             write_text_output(buffer.getvalue(), out, force)
         else:
             write_text_output(text_report(result, witness, layout_width()), out, force)
-
-
-def table_records(statements: tuple) -> list[dict[str, object]]:  # type: ignore[type-arg]
-    from dataclasses import asdict
-
-    return [asdict(s) for s in statements]

@@ -118,6 +118,16 @@ def _groups(cells: Sequence[Cell]) -> tuple[Group, ...]:
     return tuple(Group(tuple(v), tuple(w)) for v, w in ordered)
 
 
+def checked(rite: str | None, witness: str | None, kind: str | None) -> str | None:
+    """The rite's id (from an id or a name), after checking the witness and the kind: an unknown value is
+    an error naming those accepted."""
+    if witness is not None and witness not in witness_ids():
+        raise UnknownValueError("witness", witness, witness_ids())
+    if kind is not None and kind not in KINDS:
+        raise UnknownValueError("kind", kind, list(KINDS))
+    return find_rite(rite) if rite is not None else None
+
+
 def compare(
     rite: str | None = None,
     *,
@@ -128,12 +138,7 @@ def compare(
 ) -> tuple[Row, ...]:
     """Every slot the witnesses state, compared as values (facts only: ``kind='text'`` asks for the
     wording rows too). ``witness`` keeps the rows it states; ``verdict`` keeps rows of that verdict."""
-    if rite is not None:
-        rite = find_rite(rite)
-    if witness is not None and witness not in witness_ids():
-        raise UnknownValueError("witness", witness, witness_ids())
-    if kind is not None and kind not in KINDS:
-        raise UnknownValueError("kind", kind, list(KINDS))
+    rite = checked(rite, witness, kind)
     if verdict is not None and verdict not in VERDICTS:
         raise UnknownValueError("verdict", verdict, list(VERDICTS))
     kinds = (kind,) if kind is not None else FACT_KINDS

@@ -24,9 +24,10 @@ from typing import Any
 
 import yaml
 
+from dianli.calendar.reigns import parse_integer_chinese
 from dianli.calendar.term_names import SOLAR_TERMS
 from dianli.comparison.facts import Found, text_facts
-from dianli.comparison.values import MONTHS, NTH, OPEN, rule_text
+from dianli.comparison.values import MONTHS, NTH, OPEN, day_number, rule_text
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_info
 from dianli.rites.load import all_rites
@@ -39,22 +40,6 @@ _MONTH = {f"{m}月": n for n, m in enumerate(MONTHS, start=1)}
 _NTH = {v: k for k, v in NTH.items()}
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _TERMS = {fold(t): t for t in SOLAR_TERMS}
-_DIGITS = {"一": 1, "二": 2, "三": 3}
-
-
-def _day_number(word: str) -> int | None:
-    word = word.removeprefix("初").removesuffix("日")
-    units = "一二三四五六七八九"
-    if word in units:
-        return units.index(word) + 1
-    if word == "十":
-        return 10
-    tens, sep, rest = word.partition("十")
-    if not sep:
-        return None
-    high = 1 if not tens else (units.index(tens) + 1 if tens in units else None)
-    low = 0 if not rest else (units.index(rest) + 1 if rest in units else None)
-    return None if high is None or low is None else high * 10 + low
 
 
 def rule_of(value: str) -> dict[str, Any] | None:
@@ -71,7 +56,7 @@ def rule_of(value: str) -> dict[str, Any] | None:
             if _NTH[nth.group(1)] != 1:
                 out["nth"] = _NTH[nth.group(1)]
             return out
-        day = _day_number(rest)
+        day = day_number(rest)
         return {"kind": "lunar_day", "month": number, "day": day} if day else None
     if value == "每月朔、望":
         return {"kind": "monthly", "days": [1, 15]}
@@ -82,7 +67,7 @@ def rule_of(value: str) -> dict[str, Any] | None:
             return {"kind": "branch_day_after_term", "term": name, "branch": term.group(3)}
         out = {"kind": "solar_term", "term": name}
         if term.group(2):
-            out["days_before"] = _DIGITS[term.group(2)]
+            out["days_before"] = parse_integer_chinese(term.group(2))
         return out
     return None
 

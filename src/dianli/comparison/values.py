@@ -20,8 +20,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dianli.calendar.reigns import parse_integer_chinese
 from dianli.calendar.term_names import SOLAR_TERMS
 from dianli.corpus.normalise import fold
+from dianli.errors import DianliError
 from dianli.rites.model import (
     DateRule,
     Dimension,
@@ -40,7 +42,6 @@ OPEN = "無定日"
 MONTHS = ("正", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
 """The month numbers as the witnesses write them (正月 … 十二月)."""
 NTH = {1: "上", 2: "中", 3: "下"}
-_DIGITS = {"一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _DAY_NAMES = {1: "初一日", 15: "十五日"}
 
 
@@ -246,19 +247,16 @@ _TERM_AFTER = re.compile(folded_pattern(r"(?:節)?(?:前([一二三])日|後([�
 
 
 def _month_number(word: str) -> int:
-    if word == "正":
-        return 1
-    if word.startswith("十"):
-        return 10 + (_DIGITS[word[1:]] if len(word) > 1 else 0)
-    return _DIGITS[word]
+    return 1 if word == "正" else parse_integer_chinese(word)
 
 
-def _day_number(word: str) -> int:
-    word = word.removeprefix("初")
-    if "十" not in word:
-        return _DIGITS[word]
-    tens, _, units = word.partition("十")
-    return (_DIGITS[tens] if tens else 1) * 10 + (_DIGITS[units] if units else 0)
+def day_number(word: str) -> int | None:
+    """The day of the month a word names (初一, 十五, 二十一日), or None if it names none."""
+    try:
+        number = parse_integer_chinese(word.removeprefix("初").removesuffix("日"))
+    except DianliError:
+        return None
+    return number if 1 <= number <= 30 else None
 
 
 def _dates(text: str) -> Iterator[str]:
@@ -295,13 +293,14 @@ def _dates(text: str) -> Iterator[str]:
                 yield term
     for match in re.finditer(_MONTH_WORD + _DAY_WORD, text):
         month, day, suffix = match.groups()
-        if not suffix and _day_number(day) not in (1, 15):
+        number = day_number(day)
+        if number is None or (not suffix and number not in (1, 15)):
             continue
         if _DATED.search(text[max(0, match.start() - 4) : match.start()]) or _DOCUMENT.match(
             text, match.end()
         ):
             continue  # 「雍正十年三月初七日」, 「七月十七日據…申稱」: the day of an event, not a rule
-        yield month_name(_month_number(month)) + day_name(_day_number(day))
+        yield month_name(_month_number(month)) + day_name(number)
     for match in re.finditer(_MONTH_WORD + folded_pattern("(朔|望)"), text):
         month, day = match.groups()
         yield month_name(_month_number(month)) + day_name(1 if day == "朔" else 15)
