@@ -103,3 +103,11 @@ def test_the_public_entry_point_returns_a_table_that_joins() -> None:
     witnesses = dianli.witnesses().to_frame()
     joined = frame.merge(witnesses, left_on="witness", right_on=witnesses.columns[0])
     assert len(joined) == len(frame)
+
+
+def test_cli_statements_are_listed_in_words() -> None:
+    result = runner.invoke(app, ["--width", "80", "compare", "--statements", "--witness", "jinmen-zhi-4"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("金門志 · ") and "·" in lines[1]
+    assert not any("chenghuang" in line or "venue[" in line for line in lines)

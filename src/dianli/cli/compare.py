@@ -78,13 +78,20 @@ def statements_csv(records: list[dict[str, object]]) -> str:
 
 
 def statements_text(records: list[dict[str, object]], width: int) -> str:
+    """The statements as lines a reader reads: the witness's title, the point in words, the value, the quote."""
+    from dianli.comparison.values import KINDS
+    from dianli.rites.load import all_rites
+
+    rites = all_rites()
     out: list[str] = wrap(
         f"{len(records)} statements (witness, point, value, provenance, quotation).", width, 0
     )
     for r in records:
-        out += wrap(
-            f"{r['title']} · {r['element']} · {r['value']} ({r['provenance']}) 「{r['quote']}」", width, 4
-        )
+        rite = str(r["rite"])
+        point = rites[rite].names.classical[0] if rite in rites else "other cited data"
+        point += f"·{KINDS[str(r['kind'])].label}" + (f"·{r['about']}" if r.get("about") else "")
+        value = f"{r['value']} " if r["kind"] != "text" else ""
+        out += wrap(f"{r['title']} · {point} · {value}({r['provenance']}) 「{r['quote']}」", width, 4)
     return "\n".join(out)
 
 
