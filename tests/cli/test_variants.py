@@ -131,3 +131,36 @@ def test_errors(args: list[str], needles: list[str], tmp_path: Path, monkeypatch
     for needle in needles:
         assert needle in result.output
     assert "Traceback" not in result.output
+
+
+def test_summary_ranks_the_rules_with_sentences_and_evidence_in_80_columns() -> None:
+    result = runner.invoke(app, ["variants", "--summary", "--kind", "date_rule"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert all(_width(line) <= 80 for line in result.output.splitlines())
+    assert "most varied first" in result.output
+    assert "晉江縣志 (道光 1830, 晉江縣)" in result.output.replace("\n", "")
+    assert "evidence" in result.output and "「" in result.output
+
+
+def test_summary_as_csv_and_json() -> None:
+    rows = list(
+        csv.DictReader(io.StringIO(runner.invoke(app, ["variants", "--summary", "-f", "csv"]).output))
+    )
+    assert rows and [int(r["rank"]) for r in rows] == list(range(1, len(rows) + 1))
+    assert all(0 < float(r["disagreement"]) <= 1 and r["sentence"] and r["evidence"] for r in rows)
+    records = json.loads(runner.invoke(app, ["variants", "--summary", "--kind", "hymn", "-f", "json"]).output)
+    assert all(r["kind"] == "hymn" for r in records)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["variants", "--summary", "--kind", "weather"], "accepted: date_rule"),
+        (["variants", "--kind", "hymn"], "add --summary"),
+        (["variants", "--summary", "--rule", "shanchuan.date_rule"], "not --rule"),
+    ],
+)
+def test_summary_arguments_are_checked(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output.replace("\n", " ")

@@ -32,6 +32,7 @@ URLS: dict[str, str] = {
     "export_zip": "/export/datapackage.zip",
     "timeline": "/timeline?place=諸羅縣",
     "variants": "/variants",
+    "variants_ranked": "/variants/ranked?kind=date_rule",
     "variant": "/variants/xianshi%3Awangyi-call?year=1752",
     "collate_tei": "/collate/sheji.xml?section=sheji.chenshe",
     "collate_json": "/collate/sheji.json?section=sheji.chenshe",

@@ -80,3 +80,18 @@ def test_a_rule(rule: str, year: int | None, needles: list[str]) -> None:
 def test_bad_input(path: str, status: int, needle: str) -> None:
     page = client.get(path)
     assert page.status_code == status and needle in page.text
+
+
+def test_the_ranked_page_lists_contradictions_with_their_evidence() -> None:
+    page = client.get("/variants/ranked?kind=date_rule")
+    assert page.status_code == 200
+    assert "祭山川禮·祭期" in page.text and "晉江縣志" in page.text
+    assert "Evidence: what each witness says" in page.text
+    assert '<option value="date_rule" selected>' in page.text
+    assert 'href="/variants/ranked"' in client.get("/variants").text
+
+
+def test_the_ranked_page_refuses_an_unknown_kind() -> None:
+    page = client.get("/variants/ranked?kind=<script>")
+    assert page.status_code == 400
+    assert "<script>" not in page.text

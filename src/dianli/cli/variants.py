@@ -36,6 +36,7 @@ from dianli.cli.common import (
     write_text_output,
 )
 from dianli.cli.common import width as layout_width
+from dianli.comparison.ranking import Ranked, ranked
 from dianli.rites.labels import rule_label
 
 LABEL = 11
@@ -172,6 +173,56 @@ def csv_report(rules: tuple[VariationRule, ...]) -> str:
     return buffer.getvalue()
 
 
+def summary_text(found: tuple[Ranked, ...], width: int) -> str:
+    """The ranked rules as text no wider than ``width``: a numbered paragraph each, then its evidence."""
+    out = wrap(
+        f"{_count(len(found), 'rule')} on which witnesses contradict each other, most varied first "
+        "(disagreement: the share of pairs of witnesses stating the rule whose values contradict).",
+        width,
+        indent=0,
+    )
+    for number, item in enumerate(found, 1):
+        out.append("")
+        out += wrap(f"{number}. {item.sentence()} Disagreement {item.disagreement:.0%}.", width, indent=0)
+        quotes = [f"{witness_label(s.witness)}「{s.quote}」" for r in item.readings for s in r.evidence]
+        out += _field("evidence", quotes, width)
+    return "\n".join(out)
+
+
+def summary_csv(found: tuple[Ranked, ...]) -> str:
+    """One row per ranked rule (its evidence in one column, ``title「quote」`` joined by `` | ``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    columns = ["rank", "rule", "rite", "kind", "disagreement", "readings", "witnesses", "places", "reigns"]
+    columns += ["first_year", "last_year", "between_places", "across_reigns", "sentence", "evidence"]
+    writer.writerow(columns)
+    for number, item in enumerate(found, 1):
+        r = item.record()
+        evidence = " | ".join(f"{e['title']}「{e['quote']}」" for e in r["evidence"])
+        plain = [r[c] for c in columns[1:11]]
+        writer.writerow(
+            [
+                number,
+                *plain,
+                " ".join(r["between_places"]),
+                " ".join(r["across_reigns"]),
+                r["sentence"],
+                evidence,
+            ]
+        )
+    return buffer.getvalue()
+
+
+def _summary(rite: str | None, kind: str | None, fmt: Format, out: str | None, force: bool) -> None:
+    found = ranked(rite, kind=kind)
+    if fmt is Format.json:
+        write_text_output(json.dumps([r.record() for r in found], ensure_ascii=False, indent=1), out, force)
+    elif fmt is Format.csv:
+        write_text_output(summary_csv(found), out, force)
+    else:
+        write_text_output(summary_text(found, layout_width()), out, force)
+
+
 @run_guarded
 def variants_command(
     rule: Annotated[
@@ -191,6 +242,20 @@ def variants_command(
         Path | None, typer.Option("--svg-map", help="Write the map of --rule in --year as SVG to this file.")
     ] = None,
     year: Annotated[int | None, typer.Option("--year", "-y", help="The year of the --svg-map map.")] = None,
+    summary: Annotated[
+        bool,
+        typer.Option(
+            "--summary",
+            help="Rank the rules by how much the witnesses contradict each other, across places and reigns, "
+            "each with a sentence to quote and its evidence (facts compared as values).",
+        ),
+    ] = False,
+    kind: Annotated[
+        str | None,
+        typer.Option(
+            "--kind", help="With --summary: only facts of this kind (date_rule, hymn, officiant …)."
+        ),
+    ] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write the report to this file.")] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
@@ -204,7 +269,18 @@ def variants_command(
         raise DianliError(
             f"--svg-map {svg_map} needs --year Y: the map shows the readings in force that year"
         )
+    if summary and (rule is not None or svg_timeline or svg_map):
+        raise DianliError(
+            "--summary ranks every rule: it takes --rite, --kind, --format and --out, not --rule or SVG"
+        )
+    if kind is not None and not summary:
+        raise DianliError(f"--kind {kind} chooses the facts of --summary: add --summary")
     fmt = format_for(Format, fmt, out, Format.text)
+    if summary:
+        if out is not None:
+            check_output_path(Path(out), force)
+        _summary(rite, kind, fmt, out, force)
+        return
     for path in (svg_timeline, svg_map, out):
         if path is not None:
             check_output_path(path, force)

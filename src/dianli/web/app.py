@@ -259,6 +259,11 @@ async def variants_view() -> Response:
     return render("variants.html", **data)
 
 
+async def variants_ranked_view(kind: str | None = None) -> Response:
+    data = await run_in_threadpool(pages.variants_ranked, kind or None)
+    return render("variants_ranked.html", **data)
+
+
 async def variant_view(rule: str, year: int | None = None) -> Response:
     data = await run_in_threadpool(pages.variant_page, rule, year)
     return render("variant.html", **data)
@@ -337,6 +342,12 @@ ROUTES: tuple[Route, ...] = (
     Route("/export/datapackage.zip", export_zip, "export_zip", "the data package (CSV) as a zip"),
     Route("/timeline", timeline_view, "timeline", "dated events on a timeline"),
     Route("/variants", variants_view, "variants", "rules read differently across the corpus"),
+    Route(
+        "/variants/ranked",
+        variants_ranked_view,
+        "variants_ranked",
+        "the rules ranked by how much the witnesses contradict each other",
+    ),
     Route("/variants/{rule}", variant_view, "variant", "one rule: its readings, timeline and map"),
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
     Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),

@@ -408,6 +408,17 @@ def variants_index() -> dict[str, Any]:
     return {"rites": list(rites.values()), "count": sum(len(g["rules"]) for g in rites.values())}
 
 
+def variants_ranked(kind: str | None) -> dict[str, Any]:
+    """The rules on which the witnesses contradict each other, most varied first, each with its sentence
+    and evidence (:mod:`dianli.comparison.ranking`)."""
+    from dianli.comparison.ranking import ranked
+    from dianli.comparison.values import FACT_KINDS, KINDS
+
+    found = ranked(kind=kind)
+    kinds = [{"id": k, "label": KINDS[k].label} for k in FACT_KINDS]
+    return {"ranked": found, "kind": kind, "kinds": kinds}
+
+
 def _busiest_year(rule: VariationRule) -> int:
     """The first year in which the most readings of the rule are in force at once (the map's default)."""
     counts: dict[int, int] = {}
