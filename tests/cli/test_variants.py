@@ -164,3 +164,36 @@ def test_summary_arguments_are_checked(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output.replace("\n", " ")
+
+
+def test_dynasty_at_another_boundary_lists_the_changes_in_80_columns() -> None:
+    result = runner.invoke(
+        app, ["variants", "--dynasty", "--boundary", "1723", "--rite", "祀先師"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    assert all(_width(line) <= 80 for line in result.output.splitlines())
+    flat = result.output.replace("\n", "")
+    assert "What changed at 1723 (雍正)" in flat and "咸和" in flat and "咸平" in flat
+    rows = list(
+        csv.DictReader(
+            io.StringIO(
+                runner.invoke(app, ["variants", "--dynasty", "--boundary", "1723", "-f", "csv"]).output
+            )
+        )
+    )
+    assert {r["change"] for r in rows} >= {"changed", "added"}
+    assert all(r["sentence"] for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["variants", "--boundary", "1723"], "add --dynasty"),
+        (["variants", "--dynasty", "--summary"], "--dynasty compares every rule"),
+        (["variants", "--dynasty", "--boundary", "2020"], "1911"),
+    ],
+)
+def test_dynasty_arguments_are_checked(args: list[str], message: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output.replace("\n", " ")

@@ -33,6 +33,7 @@ URLS: dict[str, str] = {
     "timeline": "/timeline?place=諸羅縣",
     "variants": "/variants",
     "variants_ranked": "/variants/ranked?kind=date_rule",
+    "variants_changes": "/variants/changes?boundary=1723",
     "variant": "/variants/xianshi%3Awangyi-call?year=1752",
     "collate_tei": "/collate/sheji.xml?section=sheji.chenshe",
     "collate_json": "/collate/sheji.json?section=sheji.chenshe",

@@ -59,7 +59,8 @@ def test_every_route_is_tested() -> None:
         "/search", "/places", "/align/{witness}",
         # each tested in its own file: test_collate_page, test_export_page, test_timeline, test_variants
         "/collate/{rite}", "/collate/{rite}.json", "/collate/{rite}.xml", "/export", "/export/datapackage.zip",
-        "/timeline", "/variants", "/variants/ranked", "/variants/{rule}",
+        "/timeline", "/variants", "/variants/ranked", "/variants/changes",
+        "/variants/{rule}",
         # tested in test_live: the run sheet, its start page, service worker, manifest and icon
         "/live/", "/live/sw.js", "/live/manifest.webmanifest", "/live/icon.svg", "/live/{rite}",
         # tested in test_sources_page

@@ -95,3 +95,11 @@ def test_the_ranked_page_refuses_an_unknown_kind() -> None:
     page = client.get("/variants/ranked?kind=<script>")
     assert page.status_code == 400
     assert "<script>" not in page.text
+
+
+def test_the_changes_page_at_1723_lists_the_hymns_and_the_added_rites() -> None:
+    page = client.get("/variants/changes?boundary=1723")
+    assert page.status_code == 200
+    assert "what changed at 1723 (雍正)" in page.text
+    assert "咸和" in page.text and "咸平" in page.text and "Added (" in page.text
+    assert client.get("/variants/changes?boundary=99999").status_code in (400, 422)

@@ -36,6 +36,7 @@ from dianli.cli.common import (
     write_text_output,
 )
 from dianli.cli.common import width as layout_width
+from dianli.comparison.dynasty import CHANGES, Change, before_and_after, boundary_label, qing_start
 from dianli.comparison.ranking import Ranked, ranked
 from dianli.rites.labels import rule_label
 
@@ -213,6 +214,52 @@ def summary_csv(found: tuple[Ranked, ...]) -> str:
     return buffer.getvalue()
 
 
+def changes_text(found: tuple[Change, ...], boundary: int, width: int) -> str:
+    """The changes at ``boundary`` as text no wider than ``width``: a numbered paragraph each."""
+    if not found:
+        return "\n".join(
+            wrap(
+                f"No change at {boundary_label(boundary)}: the corpus has no witness on one side of it, or "
+                "none of the points stated on both sides differs.",
+                width,
+                indent=0,
+            )
+        )
+    counts = ", ".join(f"{sum(c.change == k for c in found)} {k}" for k in CHANGES)
+    out = wrap(
+        f"What changed at {boundary_label(boundary)}: witnesses written before it against those written "
+        f"after, compared as facts ({counts}).",
+        width,
+        indent=0,
+    )
+    for number, change in enumerate(found, 1):
+        out.append("")
+        out += wrap(f"{number}. [{change.change}] {change.sentence(boundary)}", width, indent=0)
+    return "\n".join(out)
+
+
+def _changes(rite: str | None, boundary: int | None, fmt: Format, out: str | None, force: bool) -> None:
+    year = qing_start() if boundary is None else boundary
+    found = before_and_after(rite, boundary=year)
+    if fmt is Format.json:
+        records = [c.record(year) for c in found]
+        write_text_output(json.dumps(records, ensure_ascii=False, indent=1), out, force)
+    elif fmt is Format.csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["change", "rite", "point", "before", "after", "kept_by", "sentence"])
+        for c in found:
+            r = c.record(year)
+            sides = [
+                " | ".join(f"{e['title']}: {e['value']}「{e['quote']}」" for e in r[k])
+                for k in ("before", "after", "kept_by")
+            ]
+            writer.writerow([r["change"], r["rite"], r["label"], *sides, r["sentence"]])
+        write_text_output(buffer.getvalue(), out, force)
+    else:
+        write_text_output(changes_text(found, year, layout_width()), out, force)
+
+
 def _summary(rite: str | None, kind: str | None, fmt: Format, out: str | None, force: bool) -> None:
     found = ranked(rite, kind=kind)
     if fmt is Format.json:
@@ -256,6 +303,23 @@ def variants_command(
             "--kind", help="With --summary: only facts of this kind (date_rule, hymn, officiant …)."
         ),
     ] = None,
+    dynasty: Annotated[
+        bool,
+        typer.Option(
+            "--dynasty",
+            help="What changed at the Qing's start: the witnesses written before 1644 (Ming, Song) against "
+            "those after — values changed, rites dropped and added — each change cited.",
+        ),
+    ] = False,
+    boundary: Annotated[
+        int | None,
+        typer.Option(
+            "--boundary",
+            min=1000,
+            max=1911,
+            help="With --dynasty: another year to compare before and after (1723: 雍正元年).",
+        ),
+    ] = None,
     out: Annotated[str | None, typer.Option("--out", "-o", help="Write the report to this file.")] = None,
     force: Annotated[bool, typer.Option("--force", help=FORCE_HELP)] = False,
 ) -> None:
@@ -269,6 +333,16 @@ def variants_command(
         raise DianliError(
             f"--svg-map {svg_map} needs --year Y: the map shows the readings in force that year"
         )
+    if boundary is not None and not dynasty:
+        raise DianliError(f"--boundary {boundary} sets the year of --dynasty: add --dynasty")
+    if dynasty and (summary or rule is not None or svg_timeline or svg_map):
+        raise DianliError("--dynasty compares every rule: it takes --rite, --boundary, --format and --out")
+    if dynasty:
+        fmt = format_for(Format, fmt, out, Format.text)
+        if out is not None:
+            check_output_path(Path(out), force)
+        _changes(rite, boundary, fmt, out, force)
+        return
     if summary and (rule is not None or svg_timeline or svg_map):
         raise DianliError(
             "--summary ranks every rule: it takes --rite, --kind, --format and --out, not --rule or SVG"

@@ -152,7 +152,7 @@ def era_of(year: int) -> str:
 
 
 @cache
-def _holders() -> dict[str, Holder]:
+def holders() -> dict[str, Holder]:
     """Every witness that is not a translation, as a holder."""
     names = {p.id: p for p in all_places()}
     out = {}
@@ -174,16 +174,18 @@ def _holders() -> dict[str, Holder]:
     return out
 
 
-def _evidence(statements: Sequence[Statement], values: Sequence[str]) -> Statement:
-    """The statement that gives one of ``values`` (the first of all where none does by itself)."""
+def evidence_of(statements: Sequence[Statement], values: Sequence[str]) -> Statement:
+    """The statement that best shows one of ``values``: one giving it whose quotation holds its words, else
+    one giving it, else the first."""
     keys = {fold(v) for v in values}
-    return next((s for s in statements if s.key in keys), statements[0])
+    giving = [s for s in statements if s.key in keys] or list(statements)
+    return next((s for s in giving if s.key and s.key in fold(s.quote)), giving[0])
 
 
 def rank(row: Row) -> Ranked | None:
     """A ``differs`` row measured (None for a row whose stating witnesses are all translations or agree)."""
-    holders = _holders()
-    cells = [c for c in row.cells if c.witness in holders]
+    people = holders()
+    cells = [c for c in row.cells if c.witness in people]
     pairs = list(combinations(cells, 2))
     contradicting = [(a, b) for a, b in pairs if row.relation(a.witness, b.witness) == "differs"]
     if not contradicting:
@@ -195,21 +197,21 @@ def rank(row: Row) -> Ranked | None:
             readings.append(
                 Reading(
                     group.values,
-                    tuple(holders[c.witness] for c in mine),
-                    tuple(_evidence(c.statements, group.values) for c in mine),
+                    tuple(people[c.witness] for c in mine),
+                    tuple(evidence_of(c.statements, group.values) for c in mine),
                 )
             )
     between: dict[str, None] = {}
     across: dict[str, None] = {}
     for a, b in contradicting:
-        ha, hb = holders[a.witness], holders[b.witness]
+        ha, hb = people[a.witness], people[b.witness]
         common = set(ha.places) & set(hb.places)
         if ha.era == hb.era and ha.places and hb.places and not common:
             between[ha.era] = None
         if ha.era != hb.era:
             for place in sorted(common):
                 across[place] = None
-    stating = [holders[c.witness] for c in cells]
+    stating = [people[c.witness] for c in cells]
     return Ranked(
         row=row,
         label=slot_label(row),

@@ -264,6 +264,11 @@ async def variants_ranked_view(kind: str | None = None) -> Response:
     return render("variants_ranked.html", **data)
 
 
+async def variants_changes_view(boundary: int | None = Query(None, ge=1000, le=1911)) -> Response:
+    data = await run_in_threadpool(pages.variants_changes, boundary)
+    return render("variants_changes.html", **data)
+
+
 async def variant_view(rule: str, year: int | None = None) -> Response:
     data = await run_in_threadpool(pages.variant_page, rule, year)
     return render("variant.html", **data)
@@ -347,6 +352,12 @@ ROUTES: tuple[Route, ...] = (
         variants_ranked_view,
         "variants_ranked",
         "the rules ranked by how much the witnesses contradict each other",
+    ),
+    Route(
+        "/variants/changes",
+        variants_changes_view,
+        "variants_changes",
+        "what changed at the Qing's start (or another year): values, rites dropped and added",
     ),
     Route("/variants/{rule}", variant_view, "variant", "one rule: its readings, timeline and map"),
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),

@@ -419,6 +419,16 @@ def variants_ranked(kind: str | None) -> dict[str, Any]:
     return {"ranked": found, "kind": kind, "kinds": kinds}
 
 
+def variants_changes(boundary: int | None) -> dict[str, Any]:
+    """What changed at ``boundary`` (default: the Qing's first year), each change with its sentence."""
+    from dianli.comparison.dynasty import CHANGES, before_and_after, boundary_label, qing_start
+
+    year = qing_start() if boundary is None else boundary
+    found = before_and_after(boundary=year)
+    groups = [{"change": c, "items": [x for x in found if x.change == c]} for c in CHANGES]
+    return {"boundary": year, "label": boundary_label(year), "groups": groups, "count": len(found)}
+
+
 def _busiest_year(rule: VariationRule) -> int:
     """The first year in which the most readings of the rule are in force at once (the map's default)."""
     counts: dict[int, int] = {}
