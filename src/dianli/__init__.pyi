@@ -15,6 +15,7 @@ from .public.ceremony import ceremony as ceremony
 from .public.comparison import Collated as Collated
 from .public.comparison import Compared as Compared
 from .public.comparison import Variants as Variants
+from .public.comparison import changes as changes
 from .public.comparison import collate as collate
 from .public.comparison import compare as compare
 from .public.comparison import variants as variants
@@ -48,6 +49,7 @@ __all__ = [
     "__version__",
     "calendar",
     "ceremony",
+    "changes",
     "collate",
     "compare",
     "date",

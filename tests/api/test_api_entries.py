@@ -219,3 +219,17 @@ def test_any_date_text_is_a_day_or_a_clear_error(text: str) -> None:
         assert str(exc)
     else:
         assert str(found) == found.date.isoformat()
+
+
+def test_compared_points_ranked_and_the_changes_at_a_year_are_tables_that_join() -> None:
+    ranked = dianli.compare(kind="date_rule").ranked()
+    assert len(ranked) >= 2 and ranked.key == ("slot",)
+    assert [r["disagreement"] for r in ranked] == sorted((r["disagreement"] for r in ranked), reverse=True)
+    shanchuan = next(r for r in ranked if r["rule"].startswith("祭山川禮·祭期"))
+    assert shanchuan["witnesses"] == 8 and "晉江縣志" in shanchuan["sentence"]
+    changes = dianli.changes(1723, rite="祀先師")
+    hymn = [r for r in changes if r["label"] == "祀先師禮·樂章 (hymn)·迎神"]
+    assert {(r["side"], r["value"]) for r in hymn} >= {("before", "咸和"), ("after", "咸平")}
+    assert {r["witness"] for r in hymn if r["side"] == "before"} == {"taiwan-xianzhi-6"}  # joins witnesses
+    frame = changes.to_frame()
+    assert list(frame.columns) == list(changes.columns)

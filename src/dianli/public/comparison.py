@@ -245,6 +245,76 @@ class Compared(Table):
         """Only the points where the witnesses' values differ."""
         return Compared(tuple(p for p in self.points if p.verdict == "differs"), f"{self.title}: differing")
 
+    def ranked(self) -> Table:
+        """The differing points ranked by how much the witnesses contradict each other (the share of pairs
+        of stating witnesses whose values contradict), one row per point with its sentence — what
+        ``dianli variants --summary`` prints. Key: ``slot``."""
+        from dianli.comparison.ranking import rank
+
+        found = [r for r in (rank(p) for p in self.points if p.verdict == "differs") if r is not None]
+        found.sort(key=lambda r: (-r.disagreement, -r.witnesses, -(len(r.places) + len(r.eras)), r.label))
+        rows = [{k: v for k, v in r.record().items() if k != "evidence"} for r in found]
+        return Table(
+            f"{self.title}: ranked by disagreement",
+            RANKED_COLUMNS,
+            rows,
+            key=("slot",),
+            shown=("rule", "disagreement", "readings", "witnesses", "places", "reigns"),
+        )
+
+
+RANKED_COLUMNS = (
+    "slot",
+    "rule",
+    "rite",
+    "kind",
+    "disagreement",
+    "readings",
+    "witnesses",
+    "places",
+    "reigns",
+    "first_year",
+    "last_year",
+    "between_places",
+    "across_reigns",
+    "sentence",
+)
+"""One row per point on which witnesses contradict each other (``Compared.ranked``)."""
+CHANGE_COLUMNS = ("change", "rite", "label", "side", "witness", "title", "value", "quote", "sentence")
+"""One row per change and witness behind it (``changes``): ``side`` is before, after or kept_by."""
+
+
+def changes(boundary: int | None = None, rite: str | None = None) -> Table:
+    """What changed at ``boundary`` (default: the Qing's first year, 1644): the witnesses written before it
+    against those after, compared as facts — values changed, rites dropped and added — one row per change
+    and witness behind it, with the change's sentence. ``dianli.changes(1723)`` for 雍正元年."""
+    from dianli.comparison.dynasty import before_and_after, qing_start
+    from dianli.rites.resolve import find_rite
+
+    year = qing_start() if boundary is None else boundary
+    rows: list[Row] = []
+    for change in before_and_after(find_rite(rite) if rite else None, boundary=year):
+        record = change.record(year)
+        for side in ("before", "after", "kept_by"):
+            rows += [
+                {
+                    "change": change.change,
+                    "rite": change.rite,
+                    "label": change.label,
+                    "side": side,
+                    **{k: e[k] for k in ("witness", "title", "value", "quote")},
+                    "sentence": record["sentence"],
+                }
+                for e in record[side]
+            ]
+    return Table(
+        f"what changed at {year}",
+        CHANGE_COLUMNS,
+        rows,
+        key=("change", "rite", "label", "side", "witness"),
+        shown=("change", "label", "side", "title", "value"),
+    )
+
 
 def compare(rite: str | None = None, witness: str | None = None, kind: str | None = None) -> Compared:
     """The witnesses compared as facts: for each point of a rite (or of every rite) — its days, officiants,
