@@ -119,7 +119,10 @@ if TYPE_CHECKING:
         clause_coverage,
         section_figures,
     )
+    from dianli.comparison.dynasty import CHANGES, before_and_after, boundary_label, qing_start
     from dianli.comparison.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
+    from dianli.comparison.ranking import ranked
+    from dianli.comparison.values import FACT_KINDS, KINDS
     from dianli.comparison.variation import Governed as VariationGoverned
     from dianli.comparison.variation import Reading as VariationReading
     from dianli.comparison.variation import Rule as VariationRule
@@ -397,6 +400,7 @@ __all__: list[str] = [
     "BOOKLET_APPENDICES",
     "BRANCHES",
     "CALENDAR_LAST_YEAR",
+    "CHANGES",
     "CLAUSE_KINDS",
     "CLOCKS",
     "DAY_BOUNDARIES",
@@ -406,6 +410,8 @@ __all__: list[str] = [
     "EXPORT_DEFAULT_YEARS",
     "EXPORT_FORMATS",
     "EXPORT_TABLES",
+    "FACT_KINDS",
+    "KINDS",
     "KIND_LABELS",
     "LAST_QING_CHINESE_YEAR",
     "MUSIC_FILE_EXTENSIONS",
@@ -551,10 +557,12 @@ __all__: list[str] = [
     "apparatus_json",
     "assemble_program",
     "authority_days",
+    "before_and_after",
     "beijing_apparent_time",
     "booklet_chunks",
     "booklet_environment",
     "booklet_name",
+    "boundary_label",
     "branch_element",
     "branch_polarity",
     "build_export_tables",
@@ -707,6 +715,8 @@ __all__: list[str] = [
     "provincial_offset_minutes",
     "provincial_time",
     "qing_rule_ends",
+    "qing_start",
+    "ranked",
     "read_day",
     "read_era_year",
     "reading_chain",

@@ -411,8 +411,7 @@ def variants_index() -> dict[str, Any]:
 def variants_ranked(kind: str | None) -> dict[str, Any]:
     """The rules on which the witnesses contradict each other, most varied first, each with its sentence
     and evidence (:mod:`dianli.comparison.ranking`)."""
-    from dianli.comparison.ranking import ranked
-    from dianli.comparison.values import FACT_KINDS, KINDS
+    from dianli.api import FACT_KINDS, KINDS, ranked
 
     found = ranked(kind=kind)
     kinds = [{"id": k, "label": KINDS[k].label} for k in FACT_KINDS]
@@ -421,7 +420,7 @@ def variants_ranked(kind: str | None) -> dict[str, Any]:
 
 def variants_changes(boundary: int | None) -> dict[str, Any]:
     """What changed at ``boundary`` (default: the Qing's first year), each change with its sentence."""
-    from dianli.comparison.dynasty import CHANGES, before_and_after, boundary_label, qing_start
+    from dianli.api import CHANGES, before_and_after, boundary_label, qing_start
 
     year = qing_start() if boundary is None else boundary
     found = before_and_after(boundary=year)
