@@ -13,6 +13,15 @@ from dianli.cli import app
 from dianli.cli.common import console, display_width
 
 README = Path(__file__).resolve().parents[1] / "README.md"
+SOURCES = README.parent / "sources"
+"""The tour's inputs (page extracts for `dianli harvest`): linked into the scratch folder, where a user
+typing the tour in the repository finds them."""
+
+
+def enter_scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run in the scratch folder ``tmp_path``, the tour's inputs (``sources/``) linked into it."""
+    (tmp_path / SOURCES.name).symlink_to(SOURCES, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
 
 
 def _examples() -> list[str]:
@@ -57,7 +66,7 @@ def test_example_runs(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     """Piped at 80 columns: it succeeds and no word is cut."""
     words = shlex.split(line)
     assert words[0] == "dianli"
-    monkeypatch.chdir(tmp_path)
+    enter_scratch(tmp_path, monkeypatch)
     result = CliRunner().invoke(app, words[1:], env={"COLUMNS": str(WIDTH)})
     assert result.exit_code == 0, result.output
     written = _files_written(words)
@@ -73,7 +82,7 @@ TEXT_EXAMPLES = [line for line in EXAMPLES if not _files_written(shlex.split(lin
 @pytest.mark.parametrize("line", TEXT_EXAMPLES)
 def test_example_in_an_80_column_terminal(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In a terminal 80 columns wide no word is cut either (tables fold, or turn into records)."""
-    monkeypatch.chdir(tmp_path)
+    enter_scratch(tmp_path, monkeypatch)
     monkeypatch.setattr(console, "_force_terminal", True)
     result = CliRunner().invoke(app, shlex.split(line)[1:], env={"COLUMNS": str(WIDTH)})
     assert result.exit_code == 0, result.output

@@ -144,6 +144,7 @@ if TYPE_CHECKING:
         governing_witnesses,
     )
     from dianli.corpus.dated_events import timeline as dated_timeline
+    from dianli.corpus.harvest import HarvestRun, WorkResult, harvest_sources
     from dianli.corpus.labels import name_ids, section_label, use_label, witness_label, witness_labels
     from dianli.corpus.normalise import Normalised, NoteSpan, fold, normalise
     from dianli.corpus.search import SearchHit, search
@@ -468,6 +469,7 @@ __all__: list[str] = [
     "Fingering",
     "Governance",
     "Governing",
+    "HarvestRun",
     "IngestRun",
     "Instrument",
     "LayoutFigure",
@@ -536,6 +538,7 @@ __all__: list[str] = [
     "Witness",
     "WitnessInfo",
     "WitnessResult",
+    "WorkResult",
     "WrittenDate",
     "YearName",
     "accepted_movement_names",
@@ -646,6 +649,7 @@ __all__: list[str] = [
     "governance",
     "governing_witness",
     "governing_witnesses",
+    "harvest_sources",
     "ingest",
     "inherited_from",
     "instrument",

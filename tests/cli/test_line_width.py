@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 
 import pytest
-from tests.test_readme import EXAMPLES
+from tests.test_readme import EXAMPLES, enter_scratch
 from tests.widths import shown, too_wide
 from typer.testing import CliRunner
 
@@ -56,7 +56,7 @@ def test_what_is_too_wide(line: str, flagged: bool) -> None:
 
 @pytest.mark.parametrize("line", EXAMPLES)
 def test_no_line_is_wider_than_the_width(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
+    enter_scratch(tmp_path, monkeypatch)
     words = shlex.split(line)
     result = CliRunner().invoke(app, ["--width", str(WIDTH), *words[1:]], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output

@@ -156,6 +156,13 @@ def _lexicon(leave_out: str | None) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in found.items() if k}
 
 
+def heading_lexicon(leave_out: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Folded heading → the section ids it heads, as the drafting reads them (:func:`_lexicon`): the section
+    titles and every heading a curated manifest anchors (``leave_out``'s left out). ``dianli harvest``
+    finds the ritual chapters of a whole gazetteer with it."""
+    return _lexicon(leave_out)
+
+
 def _orphan(match: tuple[str, ...], following: list[tuple[Candidate, tuple[str, ...]]]) -> str | None:
     """A sub-section heading outside its rite (whose own heading is lost or left out) is taken only where a
     sibling's heading follows it (革部 then 木部): one generic sub-heading alone (器具) is no section."""

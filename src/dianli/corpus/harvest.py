@@ -1,0 +1,812 @@
+"""Harvesting: the chapters and passages of a whole gazetteer that hold the state rites.
+
+A work comes as the plain text of a whole gazetteer, or as its GuWen pages (HTML pages of a git clone of
+``lhw828/GuWen``, or page extracts, :mod:`dianli.corpus.guwen`), the pages of one work joined in page order.
+:func:`harvest_work` finds in it the passages that hold the state rites — the 典禮/祀典 chapters, 禮制,
+壇廟, the 祭禮 and 文廟 sections of a 學校志, the 祠祀 — by their headings and by their contents, and
+:func:`transcribed_file` writes them as one transcribed file in the corpus's ``SOURCE:``/``WORK:``/
+``NOTE:``/``SECTIONS:`` + ``=====`` form (:mod:`dianli.corpus.draft` reads it), each run of material left
+out between the passages taken marked ``[OMITTED: …]`` with its headings and its length, in the script of
+the source.
+
+**The lexicon is the data's** (:func:`build_lexicon`); nothing in this module names a rite or a chapter:
+
+- *headings*: every section title of ``corpus/data/sections.yaml`` and every heading a curated manifest
+  anchors (:func:`dianli.corpus.draft.heading_lexicon`), and every name, alias and venue of a rite of
+  ``rites/data``; the title lines and colophons (sections ``front`` and ``back``) are no ritual headings;
+- *vocabulary*: those headings and the words the rite data is written in — the calls, roles, postures,
+  part titles, functions and tags of every order of service, the acts and postures of
+  ``rites/data/vocabulary.yaml``, and every pair of characters that :data:`QUOTE_SPREAD` distinct
+  quotations of the rite data hold (献官, 叩首, 神位, 祝文 …) — each folded (:func:`dianli.corpus.normalise.fold`), two characters or
+  more. The *density* of a passage is the share of its folding key that these words cover.
+
+**The text's structure.** A work is cut into *blocks* at its headings: a short line of its own (at most
+:data:`dianli.corpus.draft.MAX_HEADING` key characters and no sentence), consecutive heading lines making
+one block head (「●苗栗县志卷十」「典礼志」). A line that names a 卷 opens a *chapter*. A table of contents —
+at the start of the work (page 1) or of a chapter — is recognised as :func:`dianli.corpus.draft.
+table_of_contents` recognises it (headings with no text between them, each recurring later as the heading
+of text) and is never taken as the sections.
+
+**What is taken.** A block is taken when its head matches a heading of the lexicon (on the folding key,
+as the drafting matches headings: the same words, a known heading with a few characters more, the same
+core; a sub-section's heading only right after a taken block), or when its text is dense in the
+vocabulary (:data:`BLOCK_DENSITY`). Inside a taken block, an entry of a list that opens with a name before
+a colon (「奎阁：即魁星楼…」) is left out when that name is no heading of the lexicon and its own text is not
+dense (:data:`ENTRY_DENSITY`): the temples of a 祠廟 list outside the 祀典. A chapter most of whose text
+is taken (:data:`CHAPTER_SHARE`) is taken whole; a chapter of which anything is taken gives its head
+(its title, table of contents and preface) too. Everything else is left out and said so.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dianli.corpus import guwen
+from dianli.errors import DataError, DianliError
+
+BLOCK_DENSITY = 0.30
+"""Share of a block's folding key covered by the ritual vocabulary above which it is taken unheaded."""
+ENTRY_DENSITY = 0.30
+"""Share of an entry's key the vocabulary must cover to keep an entry whose name is no known heading."""
+CHAPTER_SHARE = 0.5
+"""Share of a chapter's key in taken blocks above which the whole chapter is taken."""
+MIN_BODY = 12
+"""Key characters a block needs under its heading to be taken on its heading alone (else it is a title
+of what follows, taken only with it)."""
+MAX_TERM = 8
+QUOTE_SPREAD = 5
+"""A pair of characters is a word of the vocabulary when this many distinct quotations of the rite data
+hold it (献官, 叩首, 神位, 祝文 …)."""
+"""Longest vocabulary word looked for (folded characters)."""
+SOURCE_LIMIT_BYTES = 64_000_000
+"""Largest source file read (a whole gazetteer of several hundred juan is some 10 MB)."""
+SHOWN_HEADINGS = 12
+"""Headings named one by one in an ``[OMITTED: …]`` mark; the rest are counted."""
+
+_CHAPTER = re.compile(r"卷之?[一二三四五六七八九十百〇零]+|^●")
+_COLON_HEAD = re.compile(r"^[\u3000 \t]*(?P<head>[^：:。，；\n]{1,20})[：:]")
+_NOTE = re.compile(r"[（(][^）)]*[）)]")
+_SPLIT = re.compile(r"[\s\u3000，,、。．.；;：:！？!?「」『』“”‘’《》〈〉【】〔〕（）()\[\]{}|/·・…—-]+")
+_QUOTE_KEYS = frozenset({"quote", "text", "action"})
+_TERM_KEYS = frozenset(
+    {"classical", "aliases", "call", "role", "posture", "title", "function", "tags", "words"}
+)
+_NAME_KEYS = frozenset({"classical", "aliases"})
+_OUTSIDE = frozenset({"front", "back"})
+
+
+# --- the lexicon --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """What the harvest recognises, read from the data (picklable: built once and sent to the workers)."""
+
+    headings: dict[str, tuple[str, ...]]
+    """Folded heading → the section or rite ids it heads (sub-sections have a ``.`` in their id)."""
+    terms: frozenset[str]
+    """The ritual vocabulary, folded, :data:`MAX_TERM` characters at most."""
+    left_out: str | None = None
+    """A witness whose manifest did not teach the headings (to measure harvest on it)."""
+
+
+def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[str]:
+    """Every string under one of ``keys`` in a YAML tree."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _strings(value, keys, inside=key in keys)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value, keys, inside)
+    elif isinstance(node, str) and inside:
+        yield node
+
+
+def _words(text: str) -> list[str]:
+    """The folded words of a data string: parted at punctuation and brackets, two characters or more."""
+    from dianli.corpus.normalise import fold
+
+    return [k for k in (fold(p) for p in _SPLIT.split(text)) if len(k) >= 2]
+
+
+def _rite_data() -> list[tuple[str, Any]]:
+    """(file name, data) of every rite file and of the vocabulary file of ``rites/data``."""
+    from importlib import resources
+
+    from dianli.datafile import read_yaml
+    from dianli.rites.load import DATA_PACKAGE
+
+    root = resources.files(DATA_PACKAGE)
+    return [
+        (p.name, read_yaml(p.read_text(encoding="utf-8")))
+        for p in sorted(root.iterdir(), key=lambda p: p.name)
+        if p.name.endswith(".yaml") and p.name != "not_procedural.yaml"
+    ]
+
+
+def build_lexicon(leave_out: str | None = None) -> Lexicon:
+    """The headings and the vocabulary of the data (module docstring). ``leave_out``: a witness whose
+    manifest's anchors are not used (harvest measured on that witness's own work)."""
+    from collections import Counter
+
+    from dianli.corpus.draft import heading_lexicon
+    from dianli.corpus.normalise import fold
+
+    headings: dict[str, dict[str, None]] = {}
+    for key, ids in heading_lexicon(leave_out).items():
+        kept = [i for i in ids if i.split(".")[0] not in _OUTSIDE]
+        if kept and not any(c.isdigit() for c in key):
+            headings.setdefault(key, {}).update(dict.fromkeys(kept))
+    terms: set[str] = set()
+    quotes: set[str] = set()
+    for _name, data in _rite_data():
+        for rite in (data or {}).get("rites", []) if isinstance(data, dict) else []:
+            if not isinstance(rite, dict) or not isinstance(rite.get("id"), str):
+                continue
+            names = list(_strings(rite.get("names", {}), _NAME_KEYS))
+            venues = [v.get("name", "") for v in rite.get("venue", []) or [] if isinstance(v, dict)]
+            for written in [*names, *venues]:
+                for part in _words(_NOTE.sub("", written))[:1]:  # the name before any note or list
+                    headings.setdefault(part, {})[rite["id"]] = None
+        terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
+        quotes.update(fold(q) for q in _strings(data, _QUOTE_KEYS))
+    pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
+    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
+    terms.update(headings)
+    return Lexicon(
+        {k: tuple(v) for k, v in headings.items()},
+        frozenset(t for t in terms if len(t) <= MAX_TERM),
+        leave_out,
+    )
+
+
+@functools.cache
+def lexicon(leave_out: str | None = None) -> Lexicon:
+    """:func:`build_lexicon`, once per process."""
+    return build_lexicon(leave_out)
+
+
+def density(key: str, terms: frozenset[str]) -> float:
+    """Share of the folding key ``key`` covered by words of ``terms`` (longest first at each place)."""
+    if not key:
+        return 0.0
+    covered = 0
+    reach = 0
+    for i in range(len(key)):
+        for length in range(min(MAX_TERM, len(key) - i), 1, -1):
+            if key[i : i + length] in terms:
+                reach = max(reach, i + length)
+                break
+        if i < reach:
+            covered += 1
+    return covered / len(key)
+
+
+# --- the works ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """Where one page's text stands in its work's joined text."""
+
+    source: str
+    """The page as a reader finds it: ``lhw828/GuWen 史藏/地理/金门志_page6.html``."""
+    repository: str
+    path: str
+    commit: str
+    number: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Work:
+    """A whole gazetteer (or the pages of one that were read), its text and where each part came from."""
+
+    title: str
+    text: str
+    pages: tuple[PageSpan, ...] = ()
+    """The pages joined (in page order), empty for a plain text."""
+    file: str = ""
+    """The plain-text file it was read from (empty for pages)."""
+    total_pages: int = 0
+    """How many pages the work has (as its pages' titles say; 0 for a plain text)."""
+
+
+@dataclass
+class _Pages:
+    extracts: dict[int, guwen.PageExtract] = field(default_factory=dict)
+    files: dict[int, str] = field(default_factory=dict)
+
+
+def source_files(paths: Sequence[Path]) -> list[Path]:
+    """The files the sources name: each file given, and the ``*.txt`` and ``*.html`` files under each
+    folder given (recursively; hidden folders skipped), sorted. A path that is neither, or a folder with
+    no such file, is a :class:`DataError`."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            inside = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.lower() in (".txt", ".html", ".htm")
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+            if not inside:
+                raise DataError(
+                    f"{path}: a folder with no *.txt or *.html file; accepted: a folder of page extracts, "
+                    "GuWen pages or plain-text gazetteers"
+                )
+            found.extend(inside)
+        else:
+            raise DataError(
+                f"{path}: no such file or folder; accepted: a plain-text gazetteer (*.txt), a GuWen page "
+                "(*.html), a page extract (*.txt opening with PAGE:), or a folder of them"
+            )
+    return list(dict.fromkeys(found))
+
+
+_REMOTE = re.compile(r"url\s*=\s*\S*?[:/](?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+?)(?:\.git)?\s*$", re.M)
+
+
+def _git_clone(path: Path) -> tuple[str, str, str] | None:
+    """(repository, commit, path inside it) of a file of a git clone: the repository as its ``origin``
+    remote names it (else the clone's folder name), the commit its ``HEAD`` stands at."""
+    for root in path.resolve().parents:
+        dot = root / ".git"
+        if not dot.is_dir():
+            continue
+        head = (dot / "HEAD").read_text(encoding="utf-8").strip()
+        if head.startswith("ref: "):
+            ref = head[5:]
+            if (dot / ref).is_file():
+                head = (dot / ref).read_text(encoding="utf-8").strip()
+            else:
+                packed = dot / "packed-refs"
+                lines = packed.read_text(encoding="utf-8").splitlines() if packed.is_file() else []
+                head = next((ln.split()[0] for ln in lines if ln.endswith(" " + ref)), "")
+        if not re.fullmatch(r"[0-9a-f]{40}", head):
+            return None
+        config = dot / "config"
+        found = _REMOTE.search(config.read_text(encoding="utf-8")) if config.is_file() else None
+        repository = found["repo"] if found else root.name
+        return repository, head, path.resolve().relative_to(root).as_posix()
+    return None
+
+
+def load_works(paths: Sequence[Path]) -> list[Work]:
+    """The works of the sources (:func:`source_files`): the pages of one work (its extracts and HTML
+    pages, by repository and title) joined in page order, each plain text a work of its own. Two pages
+    of one number, a page that is neither extract nor HTML page, or an HTML page outside a git clone (its
+    commit unknown) is a :class:`DataError`."""
+    from dianli.datafile import read_text_file
+
+    by_work: dict[tuple[str, str], _Pages] = {}
+    plain: list[Work] = []
+    for path in source_files(paths):
+        text = read_text_file(path, None, SOURCE_LIMIT_BYTES, "source file")
+        suffix = path.suffix.lower()
+        if suffix in (".html", ".htm"):
+            found = _git_clone(path)
+            if found is None:
+                raise DataError(
+                    f"{path}: an HTML page outside a git clone of {guwen.REPOSITORY}, so its commit is not "
+                    "known; accepted: the pages of a git clone, or page extracts (PAGE:/COMMIT:/TITLE:)"
+                )
+            extract = guwen.from_html(text, found[2], found[1], found[0])
+        elif guwen.is_extract(text):
+            extract = guwen.parse_extract(text, str(path))
+        else:
+            if not text.strip():
+                raise DataError(f"{path}: empty; accepted: the text of a gazetteer, UTF-8")
+            plain.append(Work(_plain_title(text, path), text, file=str(path)))
+            continue
+        pages = by_work.setdefault((extract.repository, extract.work), _Pages())
+        if extract.number in pages.extracts:
+            raise DataError(
+                f"{path}: page {extract.number} of 「{extract.work}」 is given twice (also "
+                f"{pages.files[extract.number]}); accepted: each page once"
+            )
+        pages.extracts[extract.number] = extract
+        pages.files[extract.number] = str(path)
+    works = [_joined(title, pages) for (_, title), pages in sorted(by_work.items())]
+    return works + plain
+
+
+def _plain_title(text: str, path: Path) -> str:
+    from dianli.corpus.draft import read_header
+
+    work = read_header(text).fields.get("WORK", "")
+    return work.split(" — ")[0].strip() or path.stem
+
+
+def _joined(title: str, pages: _Pages) -> Work:
+    parts: list[str] = []
+    spans: list[PageSpan] = []
+    at = 0
+    for number in sorted(pages.extracts):
+        page = pages.extracts[number]
+        if parts:
+            parts.append("\n")
+            at += 1
+        parts.append(page.text)
+        spans.append(
+            PageSpan(page.source, page.repository, page.path, page.commit, number, at, at + len(page.text))
+        )
+        at += len(page.text)
+    total = max(p.total for p in pages.extracts.values())
+    return Work(title, "".join(parts), tuple(spans), total_pages=total)
+
+
+# --- the structure ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Block:
+    """A heading (one or more heading lines) and the text under it, to the next heading."""
+
+    start: int
+    """Offset of the start of its first line (indentation included)."""
+    end: int
+    """Offset of the start of the next block's first line (or the end of the text)."""
+    heads: tuple[str, ...]
+    """Its heading lines as written (none for the text before the first heading)."""
+    head_keys: tuple[str, ...]
+    body_key: str
+    """The folding key of its text under the heading (a table of contents left out)."""
+    chapter: bool
+    """Its heading names a 卷: a chapter opens here."""
+    entries: tuple[tuple[int, int, str], ...]
+    """The lines of its text that open with a name and a colon: (start, end, name's key)."""
+
+
+def _line_begin(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def blocks(text: str, lex: Lexicon) -> tuple[Block, ...]:
+    """The blocks of a work's text (module docstring): cut at every heading line that is not in a table
+    of contents."""
+    from dianli.corpus.draft import candidates, table_of_contents, text_lines
+    from dianli.corpus.normalise import fold
+
+    lines = text_lines(text)
+    chapter_lines = {
+        i for i, line in enumerate(lines) if line.short and _CHAPTER.search(_NOTE.sub("", line.text))
+    }
+    toc = table_of_contents(lines, candidates(lines, lex.headings)) - chapter_lines
+    # a short line between two lines of a table of contents is one of them (the run's last entry, when
+    # the run is followed by the same list written on one line)
+    toc |= {
+        i
+        for i in range(1, len(lines) - 1)
+        if lines[i].short and i - 1 in toc and i + 1 in toc and i not in chapter_lines
+    }
+    heads = [i for i, line in enumerate(lines) if i not in toc and line.short]
+    cuts: list[list[int]] = []
+    for i in heads:
+        if cuts and cuts[-1][-1] == i - 1 and not (i in chapter_lines and cuts[-1][-1] not in chapter_lines):
+            cuts[-1].append(i)  # a run of heading lines is one head
+        else:
+            cuts.append([i])
+    found: list[Block] = []
+    starts = [0] + [_line_begin(text, lines[c[0]].start) for c in cuts]
+    groups: list[list[int]] = [[], *cuts]
+    ends = [*starts[1:], len(text)]
+    body_from = [0] + [c[-1] + 1 for c in cuts]
+    body_to = [c[0] for c in cuts] + [len(lines)]
+    for group, start, end, first, last in zip(groups, starts, ends, body_from, body_to, strict=True):
+        if end <= start:
+            continue
+        body = [lines[i] for i in range(first, last) if i not in toc]
+        entries = []
+        for index in range(first, last):
+            match = _COLON_HEAD.match(lines[index].text)
+            if match is not None and index not in toc:
+                line_start = _line_begin(text, lines[index].start)
+                line_end = lines[index + 1].start if index + 1 < len(lines) else len(text)
+                line_end = _line_begin(text, line_end) if index + 1 < len(lines) else len(text)
+                entries.append((line_start, line_end, fold(_NOTE.sub("", match["head"]))))
+        found.append(
+            Block(
+                start,
+                end,
+                tuple(lines[i].text for i in group),
+                tuple(lines[i].key for i in group),
+                "".join(line.key for line in body),
+                any(i in chapter_lines for i in group),
+                tuple(entries),
+            )
+        )
+    return tuple(found)
+
+
+def heading_match(key: str, lex: Lexicon) -> tuple[str, ...]:
+    """The sections or rites a heading's folding key names in the lexicon (as the drafting matches
+    headings: the same words, a known heading and at most a few characters more, the same core)."""
+    from dianli.corpus.draft import HEADING_SLACK, core
+
+    if not key:
+        return ()
+    if key in lex.headings:
+        return lex.headings[key]
+    by_length = _by_length(lex)
+    near = next((h for h in by_length if h in key and len(key) - len(h) <= HEADING_SLACK), None)
+    if near is not None:
+        return lex.headings[near]
+    stem = core(key)
+    if stem != key and len(stem) >= 2:
+        for heading in by_length:
+            if core(heading) == stem:
+                return lex.headings[heading]
+    return ()
+
+
+@functools.cache
+def _sorted_headings(keys: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted((k for k in keys if len(k) >= 2), key=len, reverse=True))
+
+
+def _by_length(lex: Lexicon) -> tuple[str, ...]:
+    return _sorted_headings(frozenset(lex.headings))
+
+
+# --- the harvest --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A run of the work's text that is taken."""
+
+    start: int
+    end: int
+    headings: tuple[str, ...]
+    reason: str
+    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``chapter`` (a ritual
+    chapter taken whole, or a chapter's head)."""
+
+
+@dataclass(frozen=True)
+class Harvest:
+    """What the harvest of one work found (picklable: it travels back from a worker)."""
+
+    work: Work
+    passages: tuple[Passage, ...]
+    seconds: float = 0.0
+
+    @property
+    def taken(self) -> int:
+        """Characters of the work's text taken."""
+        return sum(p.end - p.start for p in self.passages)
+
+
+def _reason_of(block: Block, lex: Lexicon, previous_taken: bool) -> str | None:
+    for key in block.head_keys:
+        match = heading_match(key, lex)
+        if match and (any("." not in m for m in match) or previous_taken):
+            return "heading"
+    if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
+        return "content"
+    return None
+
+
+def harvest_work(work: Work, lex: Lexicon) -> Harvest:
+    """The passages of a work that hold the state rites (module docstring)."""
+    started = time.perf_counter()
+    found = blocks(work.text, lex)
+    reasons: list[str | None] = []
+    for index, block in enumerate(found):
+        reason = _reason_of(block, lex, bool(reasons) and reasons[-1] is not None)
+        if reason == "heading" and len(block.body_key) < MIN_BODY:
+            reason = "title" if index + 1 < len(found) else None  # decided by what follows
+        reasons.append(reason)
+    for index in range(len(found) - 1, -1, -1):  # a title is taken with the block it heads
+        if reasons[index] == "title":
+            reasons[index] = "heading" if reasons[index + 1] not in (None, "title") else None
+    # chapters: a mostly ritual chapter whole, and the head of any chapter something is taken from
+    chapters: list[list[int]] = [[]]
+    for index, block in enumerate(found):
+        if block.chapter and chapters[-1]:
+            chapters.append([])
+        chapters[-1].append(index)
+    for members in chapters:
+        size = sum(len(found[i].body_key) + sum(map(len, found[i].head_keys)) for i in members)
+        taken = sum(
+            len(found[i].body_key) + sum(map(len, found[i].head_keys))
+            for i in members
+            if reasons[i] is not None
+        )
+        if not taken:
+            continue
+        opens = found[members[0]].chapter
+        whole = opens and taken / size >= CHAPTER_SHARE
+        # the chapter's head: its title lines, its table of contents, and the first text (the preface)
+        head = 0
+        while opens and head < len(members) - 1 and len(found[members[head]].body_key) < MIN_BODY:
+            head += 1
+        for position, i in enumerate(members):
+            if reasons[i] is None and (whole or (opens and position <= head)):
+                reasons[i] = "chapter"
+    spans: list[Passage] = []
+    for block, reason in zip(found, reasons, strict=True):
+        if reason is None:
+            continue
+        for start, end in _kept(block, work.text, lex, reason):
+            spans.append(Passage(start, end, block.heads, reason))
+    return Harvest(work, _merged(spans), time.perf_counter() - started)
+
+
+def _kept(block: Block, text: str, lex: Lexicon, reason: str) -> list[tuple[int, int]]:
+    """The spans of a taken block, its entries that name no known heading and are not dense left out."""
+    if reason == "chapter":
+        return [(block.start, block.end)]
+    from dianli.corpus.normalise import fold
+
+    kept: list[tuple[int, int]] = []
+    at = block.start
+    for start, end, name in block.entries:
+        if heading_match(name, lex):
+            continue
+        if density(fold(text[start:end]), lex.terms) >= ENTRY_DENSITY:
+            continue
+        if start > at:
+            kept.append((at, start))
+        at = end
+    if block.end > at:
+        kept.append((at, block.end))
+    return kept
+
+
+def _merged(spans: list[Passage]) -> tuple[Passage, ...]:
+    merged: list[Passage] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        if merged and span.start <= merged[-1].end:
+            last = merged[-1]
+            heads = last.headings + tuple(h for h in span.headings if h not in last.headings)
+            merged[-1] = Passage(last.start, max(last.end, span.end), heads, last.reason)
+        else:
+            merged.append(span)
+    return tuple(merged)
+
+
+# --- the transcribed file -----------------------------------------------------------------------------
+
+MADE_BY = "dianli harvest"
+_UNSAFE_MARK = re.compile(r"[\[\]\n\r]")
+
+
+def file_name(title: str) -> str:
+    """The transcribed file's name for a work: its title in pinyin, latin letters only (the witness id
+    ``dianli ingest --drafts`` makes from it), ``.txt``."""
+    from pypinyin import lazy_pinyin
+
+    latin = "".join(lazy_pinyin(title, errors="ignore"))
+    slug = re.sub(r"[^a-z0-9]+", "", latin.lower())
+    if not slug:
+        slug = "work" + "".join(f"{ord(c):x}" for c in title)[:24]
+    return f"{slug}.txt"
+
+
+def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
+    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end``: its headings and its length."""
+    from dianli.corpus.draft import text_lines
+
+    part = text[start:end]
+    heads = [line.text for line in text_lines(part) if line.short]
+    shown = list(dict.fromkeys(_UNSAFE_MARK.sub(" ", h).strip() for h in heads))
+    named = ", ".join(shown[:SHOWN_HEADINGS])
+    if len(shown) > SHOWN_HEADINGS:
+        named += f" … ({len(shown) - SHOWN_HEADINGS} more headings)"
+    size = len("".join(part.split()))
+    what = f"{named} — " if named else ""
+    return (
+        f"[OMITTED: {what}{size:,} characters left out by {MADE_BY}: no heading of the state rites and "
+        "little of their vocabulary]"
+    )
+
+
+def _pages_of(work: Work, start: int, end: int) -> list[PageSpan]:
+    return [p for p in work.pages if p.start < end and start < p.end]
+
+
+def transcribed_file(result: Harvest, lex: Lexicon, today: datetime.date | None = None) -> str:
+    """The harvest of a work as a transcribed file (module docstring); ``today`` dates it."""
+    work = result.work
+    day = (today or datetime.date.today()).isoformat()
+    taken = [p for p in result.passages]
+    used = [p for p in work.pages if any(p.start < q.end and q.start < p.end for q in taken)]
+    if work.pages:
+        commits = sorted({p.commit for p in used} or {p.commit for p in work.pages})
+        repos = sorted({p.repository for p in used} or {p.repository for p in work.pages})
+        source = f"GitHub repo {', '.join(repos)}, commit {', '.join(commits)}, paths " + ", ".join(
+            p.path for p in used
+        )
+        read = ", ".join(str(p.number) for p in work.pages)
+        where = f"page{'s' if len(work.pages) > 1 else ''} {read} of {work.total_pages} read"
+    else:
+        source = f"the plain-text file {Path(work.file).name}"
+        where = "the whole file read"
+    characters = len("".join(work.text.split()))
+    kept = sum(len("".join(work.text[p.start : p.end].split())) for p in taken)
+    headings = list(dict.fromkeys(h for p in taken for h in p.headings))
+    lines = [
+        f"SOURCE: {source}",
+        f"WORK: {work.title} — harvested by {MADE_BY} on {day}: {len(taken)} passage(s), {kept:,} of "
+        f"{characters:,} characters ({where})",
+        "NOTE: text as stored in the source (its script, not converted); the passages taken verbatim, each "
+        "run of text left out between them marked [OMITTED: …] with its headings",
+        "SECTIONS: " + ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings),
+        "=====",
+    ]
+    out: list[str] = []
+    at = 0
+    for passage in taken:
+        if passage.start > at and work.text[at : passage.start].strip():
+            out.append(_omitted(work.text, at, passage.start, lex) + "\n")
+        out.append(work.text[passage.start : passage.end])
+        if not out[-1].endswith("\n"):
+            out.append("\n")
+        at = passage.end
+    if work.text[at:].strip():
+        out.append(_omitted(work.text, at, len(work.text), lex) + "\n")
+    return "\n".join(lines) + "\n" + "".join(out)
+
+
+# --- many works, in parallel --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WorkResult:
+    """One work harvested (picklable): its title, the file written for it, the figures."""
+
+    title: str
+    name: str
+    """The transcribed file's name (:func:`file_name`)."""
+    text: str
+    """The transcribed file (empty when nothing was found)."""
+    characters: int
+    taken: int
+    passages: int
+    pages: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class HarvestRun:
+    """Every work of the sources harvested, with the wall time and the workers used."""
+
+    scheduler: str
+    workers: int
+    seconds: float
+    results: tuple[WorkResult, ...]
+
+
+ProgressHook = Callable[[str], None]
+
+
+def harvest_one(work: Work, lex: Lexicon, today: datetime.date) -> WorkResult:
+    """Harvest one work: the task each worker runs (the lexicon built once, in the caller)."""
+    result = harvest_work(work, lex)
+    text = transcribed_file(result, lex, today) if result.passages else ""
+    return WorkResult(
+        work.title,
+        file_name(work.title),
+        text,
+        len("".join(work.text.split())),
+        sum(len("".join(work.text[p.start : p.end].split())) for p in result.passages),
+        len(result.passages),
+        len(work.pages),
+        result.seconds,
+    )
+
+
+def harvest_sources(
+    paths: Sequence[Path],
+    *,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: ProgressHook | None = None,
+    leave_out: str | None = None,
+    today: datetime.date | None = None,
+    connect_timeout_s: float = 10.0,
+) -> HarvestRun:
+    """Harvest every work of the sources (:func:`load_works`) in parallel with Dask, one task per work: by
+    default on local processes (``workers``, default the machine's cores), with ``scheduler`` on a
+    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task."""
+    works = load_works(paths)
+    names: dict[str, str] = {}
+    for work in works:
+        name = file_name(work.title)
+        if name in names and names[name] != work.title:
+            raise DianliError(
+                f"the works 「{names[name]}」 and 「{work.title}」 would both be written as {name}; accepted: "
+                "sources whose titles differ in their reading (harvest one of them apart)"
+            )
+        names[name] = work.title
+    lex = lexicon(leave_out)
+    day = today or datetime.date.today()
+    start = time.perf_counter()
+    if len(works) == 1 and not scheduler:  # one work: no pool to start
+        results = [harvest_one(works[0], lex, day)]
+        if progress is not None:
+            progress(works[0].title)
+        used, label = 1, "this process"
+    elif scheduler:
+        results, used = _on_cluster(scheduler, works, lex, day, progress, connect_timeout_s)
+        label = f"dask.distributed at {scheduler}"
+    else:
+        used = max(1, min(workers or os.cpu_count() or 1, len(works)))
+        results, label = _on_local(works, lex, day, used, progress), "local processes"
+    order = {w.title: i for i, w in enumerate(works)}
+    ordered = tuple(sorted(results, key=lambda r: order[r.title]))
+    return HarvestRun(label, used, time.perf_counter() - start, ordered)
+
+
+def _on_local(
+    works: list[Work], lex: Lexicon, day: datetime.date, workers: int, progress: ProgressHook | None
+) -> list[WorkResult]:
+    from dask.base import compute
+    from dask.callbacks import Callback
+    from dask.delayed import delayed
+
+    shared = delayed(lex, pure=True, name="harvest-lexicon")
+    tasks = [
+        delayed(harvest_one, pure=False)(w, shared, day, dask_key_name=f"harvest-{i}")
+        for i, w in enumerate(works)
+    ]
+
+    class _Done(Callback):
+        def _posttask(
+            self, key: object, result: object, dsk: object, state: object, worker_id: object
+        ) -> None:
+            if progress is not None and isinstance(result, WorkResult):
+                progress(result.title)
+
+    with _Done():  # type: ignore[no-untyped-call]  # dask's Callback is untyped
+        computed = compute(*tasks, scheduler="processes", num_workers=workers)  # type: ignore[no-untyped-call]
+    return [r for r in computed if isinstance(r, WorkResult)]
+
+
+def _on_cluster(
+    address: str,
+    works: list[Work],
+    lex: Lexicon,
+    day: datetime.date,
+    progress: ProgressHook | None,
+    timeout_s: float,
+) -> tuple[list[WorkResult], int]:
+    from distributed import Client, as_completed
+
+    from dianli.errors import UnknownValueError
+
+    try:
+        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UnknownValueError(
+            "--scheduler", address, ["the address of a running dask scheduler, e.g. tcp://127.0.0.1:8786"]
+        ) from exc
+    with client, client.as_current():
+        used = len(client.scheduler_info().get("workers", {})) or 1
+        shared = client.scatter(lex, broadcast=True)  # type: ignore[no-untyped-call]  # sent once to each worker
+        futures = [
+            client.submit(harvest_one, w, shared, day, pure=False, key=f"harvest-{i}")
+            for i, w in enumerate(works)
+        ]
+        results: list[WorkResult] = []
+        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            result = future.result()
+            results.append(result)
+            if progress is not None:
+                progress(result.title)
+    return results, used
