@@ -15,7 +15,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dianli import written
-from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
 from dianli.cli.common import (
     check_output_folder,
     err_console,
@@ -26,6 +25,9 @@ from dianli.cli.common import (
     write_text_output,
     writing_to,
 )
+from dianli.comparison.ingest import IngestRun, corpus_folder, draft_corpus, ingest
+from dianli.corpus.witnesses import ALIGNMENT_FILE
+from dianli.corpus.witnesses import package_root as package_witnesses
 
 CLASSES = ("same", "variant", "new", "missing")
 

@@ -9,17 +9,11 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from dianli.api import (
-    WitnessInfo,
-    find_sections,
-    load_witness,
-    manifest,
-    search,
-    section_defs,
-    sections,
-    witness_ids,
-)
 from dianli.cli.common import console, run_guarded, show_table
+from dianli.corpus.search import search
+from dianli.corpus.sections import find_sections, sections
+from dianli.corpus.tree import section_defs
+from dianli.corpus.witnesses import WitnessInfo, load_witness, manifest, witness_ids
 
 texts_app = typer.Typer(
     help="Read and search the witnesses (the source texts).",
