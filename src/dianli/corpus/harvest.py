@@ -59,7 +59,12 @@ ENTRY_DENSITY = 0.25
 a long entry (:data:`LONG_ENTRY`) whose name is one."""
 LONG_ENTRY = 600
 """Key characters beyond which an entry of a list is a record (inscriptions, a history of repairs) rather
-than a rite, unless it is dense in the vocabulary."""
+than a rite, unless it is dense in the vocabulary (:data:`LONG_ENTRY_DENSITY`)."""
+LONG_ENTRY_DENSITY = 0.10
+"""Share of a long entry's key the vocabulary must cover to keep it when its name is a known heading."""
+WORSHIP_LIST = 0.5
+"""Share of a block's key in entries naming places of worship above which the block is a list of them
+(a 壇廟 or 祠祀 section under a heading of its own, 「府」, 「閩縣」), taken for the entries that pass."""
 FINAL_SPREAD = 2
 """A character is the last of a place of worship's name (庙, 坛, 祠 …) when this many rite or section
 headings of the lexicon end in it."""
@@ -503,8 +508,8 @@ class Passage:
     end: int
     headings: tuple[str, ...]
     reason: str
-    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``chapter`` (a ritual
-    chapter taken whole, or a chapter's head)."""
+    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``list`` (a list of places
+    of worship), ``chapter`` (a ritual chapter taken whole, or a chapter's head)."""
 
 
 @dataclass(frozen=True)
@@ -521,14 +526,23 @@ class Harvest:
         return sum(p.end - p.start for p in self.passages)
 
 
-def _reason_of(block: Block, lex: Lexicon, previous_taken: bool) -> str | None:
+def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> str | None:
     for key in block.head_keys:
         match = heading_match(key, lex)
         if match and (any("." not in m for m in match) or previous_taken):
             return "heading"
     if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
         return "content"
+    listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
+    if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
+        return "list"
     return None
+
+
+def _key_of(text: str) -> str:
+    from dianli.corpus.normalise import fold
+
+    return fold(text)
 
 
 def harvest_work(work: Work, lex: Lexicon) -> Harvest:
@@ -538,7 +552,7 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
     for index, block in enumerate(found):
-        reason = _reason_of(block, lex, bool(reasons) and reasons[-1] is not None)
+        reason = _reason_of(block, work.text, lex, bool(reasons) and reasons[-1] is not None)
         if reason == "heading" and len(block.body_key) < MIN_BODY:
             reason = "title" if index + 1 < len(found) else None  # decided by what follows
         reasons.append(reason)
@@ -579,25 +593,32 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
 
 
 def _kept(block: Block, text: str, lex: Lexicon, reason: str) -> list[tuple[int, int]]:
-    """The spans of a taken block: its entries left out that are not dense in the vocabulary and either name
-    no known heading or are long (records rather than rites)."""
+    """The spans of a taken block: its entries left out that name no known heading and are not dense in
+    the vocabulary, or are long (records rather than rites) and sparse; a list none of whose entries
+    passes gives nothing."""
     if reason == "chapter":
         return [(block.start, block.end)]
     from dianli.corpus.normalise import fold
 
     kept: list[tuple[int, int]] = []
     at = block.start
+    entries = 0
     for start, end, name in block.entries:
         key = fold(text[start:end])
-        known = bool(heading_match(name, lex))
-        if (known and len(key) <= LONG_ENTRY) or density(key, lex.terms) >= ENTRY_DENSITY:
+        share = density(key, lex.terms)
+        if heading_match(name, lex):
+            keep = len(key) <= LONG_ENTRY or share >= LONG_ENTRY_DENSITY
+        else:
+            keep = share >= ENTRY_DENSITY
+        if keep:
+            entries += 1
             continue
         if start > at:
             kept.append((at, start))
         at = end
     if block.end > at:
         kept.append((at, block.end))
-    return kept
+    return kept if entries or reason != "list" else []
 
 
 def _merged(spans: list[Passage]) -> tuple[Passage, ...]:
