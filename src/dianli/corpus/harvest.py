@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import itertools
 import os
 import re
 import time
@@ -548,7 +549,7 @@ def _key_of(text: str) -> str:
 def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     """The passages of a work that hold the state rites (module docstring)."""
     started = time.perf_counter()
-    breaks = [b.start for a, b in zip(work.pages, work.pages[1:], strict=False) if b.number != a.number + 1]
+    breaks = [b.start for a, b in itertools.pairwise(work.pages) if b.number != a.number + 1]
     found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
     for index, block in enumerate(found):
@@ -651,8 +652,9 @@ def file_name(title: str) -> str:
     return f"{slug}.txt"
 
 
-def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
-    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end``: its headings and its length."""
+def _omitted(text: str, start: int, end: int, page: int | None) -> str:
+    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end`` (of one page, if given): its
+    headings and its length."""
     from dianli.corpus.draft import text_lines
 
     part = text[start:end]
@@ -663,10 +665,22 @@ def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
         named += f" … ({len(shown) - SHOWN_HEADINGS} more headings)"
     size = len("".join(part.split()))
     what = f"{named} — " if named else ""
+    where = f"page {page}: " if page is not None else ""
     return (
-        f"[OMITTED: {what}{size:,} characters left out by {MADE_BY}: no heading of the state rites and "
-        "little of their vocabulary]"
+        f"[OMITTED: {where}{what}{size:,} characters left out by {MADE_BY}: no heading of the state rites "
+        "and little of their vocabulary]"
     )
+
+
+def _gap_marks(work: Work, start: int, end: int) -> list[str]:
+    """The marks of the material left out from ``start`` to ``end``, one for each page it covers."""
+    cuts = sorted({start, end, *(p.start for p in work.pages if start < p.start < end)})
+    marks = []
+    for a, b in itertools.pairwise(cuts):
+        if work.text[a:b].strip():
+            page = next((p.number for p in work.pages if p.start <= a < p.end + 1), None)
+            marks.append(_omitted(work.text, a, b, page) + "\n")
+    return marks
 
 
 def _pages_of(work: Work, start: int, end: int) -> list[PageSpan]:
@@ -699,20 +713,22 @@ def transcribed_file(result: Harvest, lex: Lexicon, today: datetime.date | None 
         f"{characters:,} characters ({where})",
         "NOTE: text as stored in the source (its script, not converted); the passages taken verbatim, each "
         "run of text left out between them marked [OMITTED: …] with its headings",
-        "SECTIONS: " + ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings),
+        "SECTIONS: "
+        + (
+            ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings)
+            or "none (the text taken has no heading of its own)"
+        ),
         "=====",
     ]
     out: list[str] = []
     at = 0
     for passage in taken:
-        if passage.start > at and work.text[at : passage.start].strip():
-            out.append(_omitted(work.text, at, passage.start, lex) + "\n")
+        out.extend(_gap_marks(work, at, passage.start))
         out.append(work.text[passage.start : passage.end])
         if not out[-1].endswith("\n"):
             out.append("\n")
         at = passage.end
-    if work.text[at:].strip():
-        out.append(_omitted(work.text, at, len(work.text), lex) + "\n")
+    out.extend(_gap_marks(work, at, len(work.text)))
     return "\n".join(lines) + "\n" + "".join(out)
 
 
