@@ -126,6 +126,20 @@ def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[
         yield node
 
 
+def _without(node: Any, witness: str | None) -> Any:
+    """A YAML tree without the citations of ``witness`` (its quotations teach no vocabulary when harvest is
+    measured on its own work)."""
+    if witness is None:
+        return node
+    if isinstance(node, dict):
+        if node.get("witness") == witness:
+            return {}
+        return {k: _without(v, witness) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_without(v, witness) for v in node]
+    return node
+
+
 def _words(text: str) -> list[str]:
     """The folded words of a data string: parted at punctuation and brackets, two characters or more."""
     from dianli.corpus.normalise import fold
@@ -150,7 +164,7 @@ def _rite_data() -> list[tuple[str, Any]]:
 
 def build_lexicon(leave_out: str | None = None) -> Lexicon:
     """The headings and the vocabulary of the data (module docstring). ``leave_out``: a witness whose
-    manifest's anchors are not used (harvest measured on that witness's own work)."""
+    manifest's anchors and whose quotations are not used (harvest measured on that witness's own work)."""
     from collections import Counter
 
     from dianli.corpus.draft import heading_lexicon
@@ -173,7 +187,7 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
                 for part in _words(_NOTE.sub("", written))[:1]:  # the name before any note or list
                     headings.setdefault(part, {})[rite["id"]] = None
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
-        quotes.update(fold(q) for q in _strings(data, _QUOTE_KEYS))
+        quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
     terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
     terms.update(headings)
