@@ -120,6 +120,8 @@ if TYPE_CHECKING:
         section_figures,
     )
     from dianli.comparison.ingest import IngestRun, WitnessResult, corpus_folder, draft_corpus, ingest
+    from dianli.comparison.record import FIELDS as RECORD_FIELDS
+    from dianli.comparison.record import Record, corpus_table
     from dianli.comparison.variation import Governed as VariationGoverned
     from dianli.comparison.variation import Reading as VariationReading
     from dianli.comparison.variation import Rule as VariationRule
@@ -411,6 +413,7 @@ __all__: list[str] = [
     "LAST_QING_CHINESE_YEAR",
     "MUSIC_FILE_EXTENSIONS",
     "MUSIC_FORMATS",
+    "RECORD_FIELDS",
     "REIGNS",
     "RITE_FIRST_YEAR",
     "RITE_LAST_YEAR",
@@ -497,6 +500,7 @@ __all__: list[str] = [
     "QingRuleEnd",
     "QingRuleEndedError",
     "RankClause",
+    "Record",
     "Reign",
     "ReignYear",
     "ResolvedCitation",
@@ -583,6 +587,7 @@ __all__: list[str] = [
     "collation_lines",
     "collation_tei",
     "corpus_folder",
+    "corpus_table",
     "cross_check_year",
     "cue_findings",
     "dance_asymmetries",
