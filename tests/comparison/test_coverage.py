@@ -233,15 +233,37 @@ WITNESS_FLOOR_PERCENT = 80.0
 automatic *same* citations counting)."""
 
 
-@pytest.mark.parametrize("witness", _curated())
-def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+AUTOMATIC: dict[str, str] = {
+    "liancheng-xianzhi-3": "6/35",
+    "yongding-xianzhi-3": "25/151",
+    "nanping-xianzhi-11": "28/214",
+}
+"""Witnesses reached by the automatic path of issue #26 (dianli harvest → ingest --drafts → align --review)
+whose readings and alignment the data now cites, with their coverage (covered/total) when they were
+added: each is held to that figure, so a regression fails, not to the floor of the hand-curated ones
+(their figures are also in their manifests). Curating one further to the floor moves it out of here."""
+
+
+def _counts(witness: str) -> tuple[int, int]:
     figures = section_figures(witness)
-    covered, total = sum(f.covered for f in figures), sum(f.total for f in figures)
+    return sum(f.covered for f in figures), sum(f.total for f in figures)
+
+
+@pytest.mark.parametrize("witness", [w for w in _curated() if w not in AUTOMATIC])
+def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+    covered, total = _counts(witness)
     assert 100.0 * covered / total >= WITNESS_FLOOR_PERCENT, f"{witness}: {covered}/{total}"
 
 
+@pytest.mark.parametrize(("witness", "recorded"), sorted(AUTOMATIC.items()))
+def test_a_witness_of_the_automatic_path_keeps_its_recorded_coverage(witness: str, recorded: str) -> None:
+    covered, total = _counts(witness)
+    was, of = (int(n) for n in recorded.split("/"))
+    assert witness in _curated() and total == of and covered >= was, f"{witness}: {covered}/{total}"
+
+
 def test_every_section_is_enforced_or_a_known_gap() -> None:
-    pairs = {(w, f.section) for w in _curated() for f in section_figures(w)}
+    pairs = {(w, f.section) for w in _curated() if w not in AUTOMATIC for f in section_figures(w)}
     assert pairs == set(ENFORCED) | set(KNOWN_GAPS)
 
 
