@@ -9,10 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from dianli.api import dance_html, dance_movements, dance_witnesses
 from dianli.dance import notation
 from dianli.dance.animate import animation_data
+from dianli.dance.animate import render_html as dance_html
 from dianli.dance.mirror import asymmetries
+from dianli.dance.notation import dance_witnesses
+from dianli.dance.notation import movements as dance_movements
 
 REPEATS = 5
 

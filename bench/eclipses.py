@@ -20,8 +20,9 @@ from datetime import date
 
 import numpy as np
 
-from dianli.api import get_place, local_circumstances
 from dianli.calendar import eclipses
+from dianli.calendar.eclipses import local_circumstances
+from dianli.places.places import get_place
 
 FIRST, LAST = 1644, 1911
 SAMPLE_YEARS = 3

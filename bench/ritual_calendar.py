@@ -31,8 +31,8 @@ from datetime import date, timedelta  # noqa: E402
 import sxtwl  # noqa: E402
 from lunar_python import Solar  # noqa: E402
 
-from dianli.api import all_places, observances_for  # noqa: E402
-from dianli.rites.observances import clear_memo  # noqa: E402
+from dianli.places.places import all_places  # noqa: E402
+from dianli.rites.observances import clear_memo, observances_for  # noqa: E402
 
 FIRST, LAST = 1644, 1911
 SAMPLE_STEP = 10

@@ -8,8 +8,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from dianli.api import spring_ox, spring_ox_svg, spring_ox_text
 from dianli.calendar.solar_terms import solar_term
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 YEARS = range(1700, 1760)
 

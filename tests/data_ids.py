@@ -26,7 +26,14 @@ from collections.abc import Iterable
 
 import lxml.html
 
-from dianli import api
+from dianli.comparison.variation import rule_ids as variation_rule_ids
+from dianli.corpus.sections import section_defs
+from dianli.corpus.witnesses import witness_ids
+from dianli.music.score import movement_ids
+from dianli.places.places import all_places
+from dianli.rites.load import all_rites
+from dianli.rites.practice import practice_ids
+from dianli.spring_ox.profiles import rule_ids as spring_ox_rule_ids
 
 _INITIALS = ("", "b", "p", "m", "f", "d", "t", "n", "l", "g", "k", "h", "j", "q", "x")
 _INITIALS += ("zh", "ch", "sh", "r", "z", "c", "s", "y", "w")
@@ -60,7 +67,7 @@ def distinctive(data_id: str) -> bool:
 
 @functools.cache
 def data_ids() -> dict[str, str]:
-    """Every id of the data, taken from the data through dianli.api, with what it names."""
+    """Every id of the data, taken from the data by the modules that own them, with what it names."""
     ids: dict[str, str] = {}
 
     def add(kind: str, values: Iterable[str | None]) -> None:
@@ -68,14 +75,14 @@ def data_ids() -> dict[str, str]:
             if v:
                 ids.setdefault(v, kind)
 
-    add("witness", api.witness_ids())
-    add("section", api.section_defs())
-    add("movement", api.movement_ids())
-    add("place", (p.id for p in api.all_places()))
-    add("practice", api.practice_ids())
-    add("spring-ox rule", api.spring_ox_rule_ids())
-    add("variation rule", api.variation_rule_ids())
-    for rid, rite in api.all_rites().items():
+    add("witness", witness_ids())
+    add("section", section_defs())
+    add("movement", movement_ids())
+    add("place", (p.id for p in all_places()))
+    add("practice", practice_ids())
+    add("spring-ox rule", spring_ox_rule_ids())
+    add("variation rule", variation_rule_ids())
+    for rid, rite in all_rites().items():
         add("rite", [rid])
         for rule in rite.date_rule:
             add("observance", [rule.id])

@@ -12,8 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import assemble_program, dance_html, movement_ids, movement_info, render_booklet
 from dianli.cli import app
+from dianli.dance.animate import render_html as dance_html
+from dianli.music.score import movement_ids, movement_info
+from dianli.program.assemble import assemble as assemble_program
+from dianli.program.html import render_booklet
 
 from .data_ids import data_ids, distinctive, ids_in, pinyin_syllables, shown, visible_text
 from .test_readme import EXAMPLES, WIDTH

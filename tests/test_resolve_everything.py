@@ -19,19 +19,15 @@ import functools
 
 import pytest
 
-from dianli.api import (
-    DianliError,
-    all_places,
-    all_rites,
-    get_place,
-    governing_witness,
-    observances_for,
-    place_at,
-    resolve_rite,
-    rite_to_data,
-    witness_ids,
-)
+from dianli.corpus.witnesses import witness_ids
+from dianli.errors import DianliError
+from dianli.places.governs import governing_witness
+from dianli.places.places import all_places, get_place, place_at
+from dianli.rites.load import all_rites
 from dianli.rites.model import walk_elements
+from dianli.rites.observances import observances_for
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.resolve import resolve_rite
 
 
 def _rule_years(rite_id: str) -> set[int]:

@@ -4,7 +4,10 @@ from datetime import date
 
 import pytest
 
-from dianli.api import date_clause, fill_date_clause, get_place, observances_for, resolve
+from dianli.calendar.date_clause import date_clause, fill_date_clause
+from dianli.corpus.cite import resolve
+from dianli.places.places import get_place
+from dianli.rites.observances import observances_for
 
 
 @pytest.mark.parametrize(

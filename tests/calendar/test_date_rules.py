@@ -6,7 +6,10 @@ from datetime import date
 
 import pytest
 
-from dianli.api import DateSource, fasting_window, get_place, observances_for, to_chinese, wanshou_dates
+from dianli.calendar.date_rules import fasting_window, wanshou_dates
+from dianli.calendar.lunisolar import DateSource, to_chinese
+from dianli.places.places import get_place
+from dianli.rites.observances import observances_for
 
 FUZHOU = get_place("fuzhou")
 

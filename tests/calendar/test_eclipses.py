@@ -28,19 +28,18 @@ from typing import Any
 
 import pytest
 
-from dianli.api import (
-    DataError,
-    EclipseKind,
-    OutOfRangeError,
-    eclipses_in_year,
-    get_place,
-    local_circumstances,
-    observances_for,
-    place_at,
-)
 from dianli.calendar.date_rules import EclipseVisible
-from dianli.calendar.eclipses import Eclipse, eclipses_between
+from dianli.calendar.eclipses import (
+    Eclipse,
+    EclipseKind,
+    eclipses_between,
+    eclipses_in_year,
+    local_circumstances,
+)
 from dianli.calendar.lunisolar import DateSource
+from dianli.errors import DataError, OutOfRangeError
+from dianli.places.places import get_place, place_at
+from dianli.rites.observances import observances_for
 
 DATA = Path(__file__).parent / "data" / "eclipses-nasa.json"
 JD_OF_ORDINAL_ZERO = 1721424.5

@@ -20,8 +20,10 @@ import pytest
 from ChineseCalendar_py import calendar_calculation as cc
 from ChineseCalendar_py.names import default_calendars_names
 
-from dianli.api import SOLAR_TERMS, chinese_year, solar_terms
 from dianli.calendar import computed
+from dianli.calendar.lunisolar import chinese_year
+from dianli.calendar.solar_terms import solar_terms
+from dianli.calendar.term_names import SOLAR_TERMS
 
 YEARS = range(1645, 1912)
 RITE_TERMS = frozenset({"立春", "清明", "霜降", "冬至"})
@@ -131,7 +133,7 @@ def test_lunar_python_months_agree_with_the_authority() -> None:
 def test_computed_years_cross_checked() -> None:
     """Outside the table, sxtwl (used) and lunar-python (check) agree on every month start and term day of
     1912–2200 except one month start: 2057 九月初一 (sxtwl 09-28, lunar-python 09-29)."""
-    from dianli.api import cross_check_year
+    from dianli.calendar.computed import cross_check_year
 
     disagreements = [d for y in range(1912, 2201) for d in cross_check_year(y)]
     assert [(d.year, d.item) for d in disagreements] == [(2057, "months")]

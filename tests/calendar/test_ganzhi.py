@@ -4,11 +4,10 @@ from datetime import date
 
 import pytest
 
-from dianli.api import (
+from dianli.calendar.ganzhi import (
     Element,
     Polarity,
     Sexagenary,
-    UnknownValueError,
     branch_element,
     branch_polarity,
     day_sexagenary,
@@ -19,6 +18,7 @@ from dianli.api import (
     stem_polarity,
     year_sexagenary,
 )
+from dianli.errors import UnknownValueError
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import (
+from dianli.calendar.lunisolar import (
     ChineseDate,
     DateSource,
-    DianliError,
-    OutOfRangeError,
-    UnknownValueError,
     chinese_year,
     parse_chinese_date,
     parse_day,
     to_chinese,
     to_gregorian,
 )
+from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
 
 
 @pytest.mark.parametrize(

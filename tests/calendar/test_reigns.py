@@ -4,15 +4,14 @@ from datetime import date
 
 import pytest
 
-from dianli.api import (
-    OutOfRangeError,
-    UnknownValueError,
+from dianli.calendar.reigns import (
     chinese_year_of,
     parse_reign_year,
     reign_by_name,
     reign_year,
     reigning_emperor,
 )
+from dianli.errors import OutOfRangeError, UnknownValueError
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,10 @@ from datetime import date
 
 import pytest
 
-from dianli.api import SOLAR_TERMS, DateSource, UnknownValueError, solar_term, solar_terms
+from dianli.calendar.lunisolar import DateSource
+from dianli.calendar.solar_terms import solar_term, solar_terms
+from dianli.calendar.term_names import SOLAR_TERMS
+from dianli.errors import UnknownValueError
 
 
 @pytest.mark.parametrize(

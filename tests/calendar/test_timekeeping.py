@@ -4,15 +4,15 @@ from datetime import datetime
 
 import pytest
 
-from dianli.api import (
+from dianli.calendar.solar_terms import solar_term
+from dianli.calendar.timekeeping import (
     beijing_apparent_time,
     double_hour,
+    equation_of_time_minutes,
     ke_of_day,
     local_mean_time,
     provincial_offset_minutes,
-    solar_term,
 )
-from dianli.calendar.timekeeping import equation_of_time_minutes
 
 
 @pytest.mark.parametrize(

@@ -185,8 +185,8 @@ def test_output_format(out: str | None, given: str | None, strict: bool, expecte
     ],
 )
 def test_a_name_that_contradicts_the_format_is_refused(out: str, given: str | None, said: str) -> None:
-    from dianli.api import DianliError
     from dianli.cli.common import output_format
+    from dianli.errors import DianliError
 
     with pytest.raises(DianliError, match=re.escape(said)):
         output_format(out, given, _MUSIC, "wav", strict=True)
@@ -194,8 +194,8 @@ def test_a_name_that_contradicts_the_format_is_refused(out: str, given: str | No
 
 @given(st.text(max_size=30), st.sampled_from([None, *_MUSIC]), st.booleans())
 def test_output_format_is_a_format_or_a_clear_error(name: str, given: str | None, strict: bool) -> None:
-    from dianli.api import DianliError
     from dianli.cli.common import output_format
+    from dianli.errors import DianliError
 
     try:
         found = output_format(name, given, _MUSIC, "wav", strict)

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import EXPORT_TABLES, frictionless_problems
 from dianli.cli import app
+from dianli.opendata.check import frictionless_problems
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
 
 runner = CliRunner()
 

@@ -40,14 +40,14 @@ def _no_rites(*_: object, **__: object) -> None:
 def test_a_second_run_copies_the_cached_file(
     fmt: str, suffix: str, tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dianli.api import program_inputs_fingerprint
+    from dianli.program.fingerprint import inputs_fingerprint as program_inputs_fingerprint
 
     frozen = program_inputs_fingerprint()  # the package as it is now (a concurrent edit cannot miss)
     monkeypatch.setattr(cli_program, "inputs_fingerprint", lambda: frozen)
     first = _run("--no-audio", "--format", fmt, "--out", str(tmp_path / "one"))
     assert first == tmp_path / "one" / f"{NAME}.{suffix}"
     assert len(list((cache_dir / cli_program.CACHE_KIND).rglob(f"*.{suffix}"))) == 1
-    monkeypatch.setattr("dianli.api.assemble_program", _no_rites)
+    monkeypatch.setattr("dianli.program.assemble.assemble", _no_rites)
     second = _run("--no-audio", "--format", fmt, "--out", str(tmp_path / "two"))
     assert second.name == first.name and second.read_bytes() == first.read_bytes()
 
@@ -164,17 +164,16 @@ def test_old_booklets_are_pruned_past_the_bound(cache_dir: Path) -> None:
 
 
 def test_with_audio_the_system_libopus_is_in_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    import dianli.api
-
     base = ("祀先師", "臺灣府", "1752", "", "", "", "html", "full", "True")
     with_audio = cli_program.output_key(base, audio=True)
     assert with_audio != cli_program.output_key(base, audio=False)
-    monkeypatch.setattr(dianli.api, "opus_library_version", lambda: "libopus 9.9", raising=False)
+    monkeypatch.setattr(cli_program, "libopus_version", lambda: "libopus 9.9")
     assert cli_program.output_key(base, audio=True) != with_audio
 
 
 def test_the_year_range_read_from_source_is_the_rites_range() -> None:
-    from dianli.api import RITE_FIRST_YEAR, RITE_LAST_YEAR
+    from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+    from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
 
     assert cli_program.rite_years() == (RITE_FIRST_YEAR, RITE_LAST_YEAR)
     result = runner.invoke(app, ["program", "--help"], env={"COLUMNS": "120"})

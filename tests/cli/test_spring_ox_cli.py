@@ -9,9 +9,11 @@ import pytest
 from tests.widths import too_wide
 from typer.testing import CliRunner
 
-from dianli.api import spring_ox, spring_ox_json, spring_ox_text
 from dianli.cli import app
 from dianli.cli.common import supplied_text
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.report import to_json as spring_ox_json
 
 ARGS = ["spring-ox", "2017", "--rule", "almanac"]
 

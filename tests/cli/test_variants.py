@@ -12,8 +12,8 @@ from xml.etree import ElementTree as etree
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import witness_label
 from dianli.cli import app
+from dianli.corpus.labels import witness_label
 
 runner = CliRunner()
 SVG = "{http://www.w3.org/2000/svg}"

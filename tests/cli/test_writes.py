@@ -211,7 +211,7 @@ def _gazetteer(folder: Path, name: str = "zhuluo.txt", work: str = "諸羅縣志
 
 
 def test_a_new_draft_keeps_a_curators_edits(tmp_path: Path) -> None:
-    from dianli.api import draft_corpus
+    from dianli.comparison.ingest import draft_corpus
 
     _gazetteer(tmp_path / "in")
     draft_corpus(tmp_path / "in", tmp_path / "drafts")
@@ -228,7 +228,7 @@ def test_a_new_draft_keeps_a_curators_edits(tmp_path: Path) -> None:
 
 
 def test_a_draft_conflicting_with_a_curators_edit_is_reported(tmp_path: Path) -> None:
-    from dianli.api import draft_corpus
+    from dianli.comparison.ingest import draft_corpus
 
     _gazetteer(tmp_path / "in")
     draft_corpus(tmp_path / "in", tmp_path / "drafts")
@@ -249,7 +249,8 @@ def test_a_draft_conflicting_with_a_curators_edit_is_reported(tmp_path: Path) ->
 
 
 def test_a_curators_change_of_the_copied_text_is_kept(tmp_path: Path) -> None:
-    from dianli.api import DianliError, draft_corpus
+    from dianli.comparison.ingest import draft_corpus
+    from dianli.errors import DianliError
 
     source = _gazetteer(tmp_path / "in")
     draft_corpus(tmp_path / "in", tmp_path / "drafts")

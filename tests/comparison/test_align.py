@@ -223,7 +223,8 @@ def test_alignment_files_are_current(witness: str) -> None:
 def test_aligned_clauses_are_the_witness_stating_the_element() -> None:
     """重修鳳山縣志 (1764) governs 鳳山縣 in 1770: the steps its clauses agree with are its own reading, not
     inherited; the few it does not state come from its base and say so."""
-    from dianli.api import resolve_rite, rite_to_data
+    from dianli.rites.render import to_data as rite_to_data
+    from dianli.rites.resolve import resolve_rite
 
     data = rite_to_data(resolve_rite("祀先師", "鳳山縣", 1770))
     assert data["witness"] == "chongxiu-fengshan-xianzhi-5"
@@ -233,8 +234,8 @@ def test_aligned_clauses_are_the_witness_stating_the_element() -> None:
 
 
 def test_add_citations_reaches_nested_elements_and_shares_the_rest() -> None:
-    from dianli.api import all_rites
     from dianli.corpus.cite import Citation
+    from dianli.rites.load import all_rites
     from dianli.rites.model import add_citations, walk_paths
 
     rite = all_rites()["litan"]

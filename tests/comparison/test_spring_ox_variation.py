@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import variation, variation_rule_ids
 from dianli.comparison.spring_ox_variation import meaning, spring_ox_rules
+from dianli.comparison.variation import rule_ids as variation_rule_ids
+from dianli.comparison.variation import variation
 from dianli.spring_ox.profiles import load_profile
 
 GEMALAN = "gemalan-tingzhi-3"

@@ -15,17 +15,15 @@ from xml.etree import ElementTree as etree
 
 import pytest
 
-from dianli.api import (
-    Citation,
-    UnknownValueError,
-    all_rites,
-    variation,
-    variation_map_svg,
-    variation_rule_ids,
-    variation_timeline_svg,
-)
 from dianli.comparison import variation as variation_module
+from dianli.comparison.variation import rule_ids as variation_rule_ids
+from dianli.comparison.variation import variation
+from dianli.comparison.variation_svg import map_svg as variation_map_svg
+from dianli.comparison.variation_svg import timeline_svg as variation_timeline_svg
+from dianli.corpus.cite import Citation
+from dianli.errors import UnknownValueError
 from dianli.rites import readings, resolve
+from dianli.rites.load import all_rites
 from dianli.rites.model import DateRule, Rite
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -283,7 +281,7 @@ def test_the_fixture_witness_reads_one_litan_day_a_year_at_its_place() -> None:
     """The fixture gazetteer (淡水廳 from 1760) patches 厲壇's date rules: one sacrifice, in 七月."""
     env = {**os.environ, "DIANLI_WITNESSES": str(FIXTURES)}
     code = (
-        "import json; from dianli.api import variation, variation_record; "
+        "import json; from dianli.comparison.variation import rule_record as variation_record, variation; "
         "print(json.dumps(variation_record(variation('litan.date_rule')[0]), ensure_ascii=False))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from dianli.api import Citation
+from dianli.corpus.cite import Citation
 
 
 def _yaml_files() -> list[Path]:

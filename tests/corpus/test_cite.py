@@ -7,17 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from dianli.api import (
-    Citation,
-    CitationError,
-    UnknownValueError,
-    clauses,
-    load_witness,
-    resolve,
-    sections,
-    witness_ids,
-)
+from dianli.corpus.cite import Citation, CitationError, resolve
+from dianli.corpus.clauses import clauses
 from dianli.corpus.normalise import fold
+from dianli.corpus.sections import sections
+from dianli.corpus.witnesses import load_witness, witness_ids
+from dianli.errors import UnknownValueError
 
 
 def _samples() -> list[tuple[str, str, str]]:

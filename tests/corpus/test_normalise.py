@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import fold, load_witness, normalise, witness_ids
+from dianli.corpus.normalise import fold, normalise
+from dianli.corpus.witnesses import load_witness, witness_ids
 
 
 @pytest.mark.parametrize(

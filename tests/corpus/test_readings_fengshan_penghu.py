@@ -8,8 +8,9 @@ import datetime
 
 import pytest
 
-from dianli.api import observances_for, resolve_rite
 from dianli.comparison.coverage import clause_coverage, not_procedural
+from dianli.rites.observances import observances_for
+from dianli.rites.resolve import resolve_rite
 
 FENGSHAN = "chongxiu-fengshan-xianzhi-5"
 JILUE = "penghu-jilue-2"

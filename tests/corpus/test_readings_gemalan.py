@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import resolve_rite
 from dianli.rites.readings import rites_for
+from dianli.rites.resolve import resolve_rite
 
 W = "gemalan-tingzhi-3"
 

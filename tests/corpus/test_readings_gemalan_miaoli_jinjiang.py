@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import resolve_rite
 from dianli.rites.load import all_rites
 from dianli.rites.readings import rites_for
+from dianli.rites.resolve import resolve_rite
 
 
 def _rule(witness: str, rite: str, observance: str) -> dict[str, object]:

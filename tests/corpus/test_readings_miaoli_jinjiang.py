@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import resolve_rite
 from dianli.comparison.coverage import section_figures
 from dianli.rites.readings import rites_for
+from dianli.rites.resolve import resolve_rite
 
 MIAOLI = "miaoli-xianzhi-10"
 JINJIANG = "jinjiang-xianzhi-15"

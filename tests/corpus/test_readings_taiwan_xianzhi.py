@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import observances_for, resolve_rite
-from dianli.rites.resolve import ResolvedRite
+from dianli.rites.observances import observances_for
+from dianli.rites.resolve import ResolvedRite, resolve_rite
 
 TAIWAN_XIAN = "taiwan-xianzhi-6"
 

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import DianliError, UnknownValueError, load_witness, search
+from dianli.corpus.search import search
+from dianli.corpus.witnesses import load_witness
+from dianli.errors import DianliError, UnknownValueError
 
 
 @pytest.mark.parametrize(

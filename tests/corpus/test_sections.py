@@ -6,14 +6,8 @@ import itertools
 
 import pytest
 
-from dianli.api import (
-    UnknownValueError,
-    find_sections,
-    resolve_section_id,
-    section_defs,
-    section_ids,
-    sections,
-)
+from dianli.corpus.sections import find_sections, resolve_section_id, section_defs, section_ids, sections
+from dianli.errors import UnknownValueError
 
 RITE_HEADINGS = [
     "qinghe", "jiezhao", "wanshouting", "yingchun", "gengji", "jiuhu", "xiangyinjiu", "xiangyue", "sheji",

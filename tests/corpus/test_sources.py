@@ -85,7 +85,7 @@ def test_the_index_holds_every_mention_and_address_under_its_beginning() -> None
 
 @pytest.mark.parametrize(("rite", "place", "year"), [("祀先師", "臺灣府", 1752), ("guandi", "福州府", 1800)])
 def test_a_booklets_text_names_what_the_scan_finds(rite: str, place: str, year: int) -> None:
-    from dianli.api import assemble_program
+    from dianli.program.assemble import assemble as assemble_program
 
     text = assemble_program(rite, place, year).model_dump_json()
     assert sources_mentioned(text) == scanned(text)

@@ -7,8 +7,10 @@ import re
 
 import pytest
 
-from dianli.api import dance_html, dance_movements, dance_timing
 from dianli.dance.animate import animation_data
+from dianli.dance.animate import render_html as dance_html
+from dianli.dance.notation import movements as dance_movements
+from dianli.dance.timing import character_timing as dance_timing
 
 
 @pytest.fixture(scope="module")

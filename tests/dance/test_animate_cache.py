@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dianli import cache
-from dianli.api import dance_movements
 from dianli.dance import animate
 from dianli.dance.audio import Audio
 from dianli.dance.notation import dance_witnesses
+from dianli.dance.notation import movements as dance_movements
 from dianli.dance.timing import character_timing, tempo_timing
 
 MOVEMENTS = [m.id for m in dance_movements()]

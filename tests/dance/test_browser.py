@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dianli.api import dance_html
+from dianli.dance.animate import render_html as dance_html
 
 pytestmark = pytest.mark.browser
 

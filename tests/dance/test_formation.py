@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dianli.api import dance_formation
+from dianli.dance.formation import formation as dance_formation
 
 
 def test_two_ranks_of_six_ban() -> None:

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from dianli.api import UnknownValueError, dance_asymmetries, dance_asymmetries_json, dance_emendations
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json
 from dianli.dance.mirror import mirror_word
+from dianli.dance.notation import emendations as dance_emendations
+from dianli.errors import UnknownValueError
 
 GOLDENS = Path(__file__).parents[1] / "golden" / "dance"
 REGEN = os.environ.get("DIANLI_REGEN_GOLDENS") == "1"

@@ -6,20 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import (
-    DianliError,
-    NotationError,
-    UnknownValueError,
-    dance_movement,
-    dance_movements,
-    dance_witnesses,
-    parse_dance,
-    parse_dance_description,
-)
 from dianli.corpus.normalise import fold
 from dianli.corpus.sections import find_sections
 from dianli.corpus.witnesses import load_witness
-from dianli.dance.notation import _bare_entries
+from dianli.dance.notation import NotationError, _bare_entries, dance_witnesses
+from dianli.dance.notation import movement as dance_movement
+from dianli.dance.notation import movements as dance_movements
+from dianli.dance.notation import parse_description as parse_dance_description
+from dianli.dance.notation import parse_movement as parse_dance
+from dianli.errors import DianliError, UnknownValueError
 
 CASES = [(w, m.id) for w in dance_witnesses() for m in dance_movements()]
 FIRST_AND_LAST = {

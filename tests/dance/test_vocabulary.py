@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from dianli.api import dance_vocabulary
 from dianli.dance.notation import Token
 from dianli.dance.pose import Context, FigureState, Hand, apply_draw, figure, rest_state
+from dianli.dance.vocabulary import vocabulary as dance_vocabulary
 
 VOCAB = dance_vocabulary()
 

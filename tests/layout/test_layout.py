@@ -7,21 +7,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dianli.api import (
-    DataError,
-    altar_plan_svg,
-    layout_figures,
-    layout_seats,
-    offering_table_svg,
-    resolve_rite,
-    seating_svg,
-    tablet_plan_svg,
-)
+from dianli.errors import DataError
+from dianli.layout.altar import altar_plan_svg, offering_table_svg
 from dianli.layout.config import mark_kind
+from dianli.layout.figures import layout_figures
 from dianli.layout.grid import plan_grid
+from dianli.layout.seating import seating_svg
+from dianli.layout.seating import seats as layout_seats
 from dianli.layout.svg import wrap
-from dianli.layout.tablets import place_tablets
+from dianli.layout.tablets import place_tablets, tablet_plan_svg
 from dianli.rites.model import Altar, Offering, Plan, Tablet
+from dianli.rites.resolve import resolve_rite
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 

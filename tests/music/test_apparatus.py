@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from dianli.api import UnknownValueError, apparatus, apparatus_json, collatable_witnesses
 from dianli.corpus.cite import resolve
+from dianli.errors import UnknownValueError
+from dianli.music.apparatus import apparatus, apparatus_json, collatable_witnesses
 
 TAIWAN = "taiwan-fuzhi-9"
 TINGZHOU = "tingzhou-fuzhi-11"

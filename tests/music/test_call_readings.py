@@ -14,8 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pypinyin import Style, pinyin
 
-from dianli.api import suite_timeline
-from dianli.music.cues import Event
+from dianli.music.cues import Event, suite_timeline
 from dianli.music.schema import check_reading, cues_data, movements_data
 from dianli.music.voices import ESPEAK, ESPEAK_VOICE, call_reading, espeak_input, phonemes
 

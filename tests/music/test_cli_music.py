@@ -10,8 +10,9 @@ import pytest
 import soundfile as sf
 from typer.testing import CliRunner
 
-from dianli.api import accepted_movement_names, timeline
 from dianli.cli import app
+from dianli.music.cues import timeline
+from dianli.music.score import accepted_movement_names
 
 runner = CliRunner()
 FAST = ["--tempo", "50"]

@@ -7,7 +7,9 @@ import re
 import pytest
 from lxml import etree
 
-from dianli.api import character_times, movement, witness_columns_svg
+from dianli.music.columns import witness_columns_svg
+from dianli.music.cues import character_times
+from dianli.music.score import movement
 
 SVG = "{http://www.w3.org/2000/svg}"
 TINGZHOU = "tingzhou-fuzhi-11"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import TARGET_PERCENT, clause_coverage, section_figures
+from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, section_figures
 
 YUE_WITNESSES = ("taiwan-fuzhi-9", "fujian-tongzhi-14", "fujian-tongzhi-14-modern", "tingzhou-fuzhi")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import dance_timing, render_movement_samples, suite_timeline, timeline
 from dianli.dance.animate import animation_data
-from dianli.music.render import movement_audio_seconds
+from dianli.dance.timing import character_timing as dance_timing
+from dianli.music.cues import suite_timeline, timeline
+from dianli.music.render import movement_audio_seconds, render_movement_samples
 
 RATE = 8000
 

@@ -11,7 +11,10 @@ from collections import defaultdict
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import apparatus, character_times, engraved_svg, movement, movement_ids
+from dianli.music.apparatus import apparatus
+from dianli.music.cues import character_times
+from dianli.music.engrave import engraved_svg
+from dianli.music.score import movement, movement_ids
 from dianli.web.app import app
 
 TINGZHOU = "tingzhou-fuzhi-11"

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import UnknownValueError, fingering, fingering_rule, fingering_witnesses
 from dianli.corpus.cite import resolve
-from dianli.music.instruments import fingered_notes, fingerings
+from dianli.errors import UnknownValueError
+from dianli.music.instruments import (
+    fingered_notes,
+    fingering,
+    fingering_rule,
+    fingering_witnesses,
+    fingerings,
+)
 
 TAIWAN = "taiwan-fuzhi-9"
 TINGZHOU = "tingzhou-fuzhi-11"

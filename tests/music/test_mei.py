@@ -9,9 +9,10 @@ import pytest
 import verovio
 from lxml import etree
 
-from dianli.api import apparatus, lu, movement, movement_ids
+from dianli.music.apparatus import apparatus
 from dianli.music.mei import MEI_NS, mei_bytes
-from dianli.music.pitch import cents_table, midi_pitch
+from dianli.music.pitch import cents_table, lu, midi_pitch
+from dianli.music.score import movement, movement_ids
 
 NS = {"m": MEI_NS, "xml": "http://www.w3.org/XML/1998/namespace"}
 BASE = "taiwan-fuzhi-9"

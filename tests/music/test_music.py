@@ -11,22 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dianli.api import (
-    DianliError,
-    Tuning,
-    UnknownValueError,
-    character_times,
-    fingering,
-    movement,
-    movement_info,
-    parse_note,
-    suite_timeline,
-    timeline,
-)
-from dianli.music.cues import Event
+from dianli.errors import DianliError, UnknownValueError
+from dianli.music.cues import Event, character_times, suite_timeline, timeline
+from dianli.music.instruments import fingering
 from dianli.music.midi import to_midi
-from dianli.music.pitch import cents_table, pitch_findings
-from dianli.music.score import score_findings
+from dianli.music.pitch import Tuning, cents_table, parse_note, pitch_findings
+from dianli.music.score import movement, movement_info, score_findings
 from dianli.music.synth import SAMPLE_RATE_HZ, event_signal
 
 
@@ -249,7 +239,7 @@ def _peak_hz(signal: np.ndarray, near_hz: float) -> float:
 )
 def test_rendered_pitch_within_5_cents(instrument: str, lu: str) -> None:
     tuning = Tuning("stated", 293.66)
-    from dianli.api import instrument as inst
+    from dianli.music.instruments import instrument as inst
 
     event = Event(0.0, 2.0, "note", instrument, None, "", "test", lu=lu)
     signal = event_signal(event, tuning)

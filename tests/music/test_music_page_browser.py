@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import character_times
+from dianli.music.cues import character_times
 from dianli.web.app import app
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -9,7 +9,8 @@ import music21
 import pytest
 from lxml import etree
 
-from dianli.api import Tuning, default_timing, instrument, lu, movement, timeline
+from dianli.music.cues import default_timing, timeline
+from dianli.music.instruments import instrument
 from dianli.music.musicxml import (
     bars,
     midi_channels,
@@ -19,7 +20,8 @@ from dianli.music.musicxml import (
     tempo_bpm,
     write_musicxml,
 )
-from dianli.music.pitch import cents_table, midi_pitch
+from dianli.music.pitch import Tuning, cents_table, lu, midi_pitch
+from dianli.music.score import movement
 
 D4_HZ = 293.66
 

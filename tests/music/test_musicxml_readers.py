@@ -13,9 +13,10 @@ import pytest
 import verovio
 from lxml import etree
 
-from dianli.api import Tuning, instrument, timeline
+from dianli.music.cues import timeline
+from dianli.music.instruments import instrument
 from dianli.music.musicxml import _accidental, musicxml_bytes, read_music21
-from dianli.music.pitch import midi_pitch
+from dianli.music.pitch import Tuning, midi_pitch
 
 NATURAL_GLYPH = "E261"
 """SMuFL's accidentalNatural, as verovio names the glyph it draws."""

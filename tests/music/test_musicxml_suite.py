@@ -7,8 +7,12 @@ from pathlib import Path
 import music21
 import pytest
 
-from dianli.api import UnknownValueError, instrument, lu, movement, suite_timeline, timeline
+from dianli.errors import UnknownValueError
+from dianli.music.cues import suite_timeline, timeline
+from dianli.music.instruments import instrument
 from dianli.music.musicxml import read_music21, write_musicxml
+from dianli.music.pitch import lu
+from dianli.music.score import movement
 
 
 def _parse(path: Path) -> music21.stream.Score:

@@ -14,23 +14,13 @@ import numpy.typing as npt
 import pytest
 import soundfile as sf
 
-from dianli.api import (
-    SAMPLE_RATE_HZ,
-    BoundedCache,
-    OutOfRangeError,
-    Timeline,
-    Tuning,
-    UnknownValueError,
-    default_timing,
-    encode_audio,
-    encode_samples,
-    instrument,
-    render_movement_samples,
-    render_suite_samples,
-    timeline,
-)
-from dianli.music.cues import Event
-from dianli.music.synth import RING_S, render
+from dianli.errors import OutOfRangeError, UnknownValueError
+from dianli.music.cues import Event, Timeline, default_timing, timeline
+from dianli.music.instruments import instrument
+from dianli.music.memo import BoundedCache
+from dianli.music.pitch import Tuning
+from dianli.music.render import render_movement_samples, render_suite_samples
+from dianli.music.synth import RING_S, SAMPLE_RATE_HZ, encode_audio, encode_samples, render
 
 FAST = default_timing(tempo=50)
 """Fifty times the data's tempo: a movement is a few seconds of audio."""

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import DianliError, load_witness, movement_ids
 from dianli.corpus.sections import find_sections
-from dianli.music.score import movement_info, parse_score_text, score_witness
+from dianli.corpus.witnesses import load_witness
+from dianli.errors import DianliError
+from dianli.music.score import movement_ids, movement_info, parse_score_text, score_witness
 
 
 def _text(movement_id: str) -> str:

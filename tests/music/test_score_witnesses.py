@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import (
-    DianliError,
-    UnknownValueError,
+from dianli.corpus.cite import resolve
+from dianli.corpus.normalise import fold
+from dianli.errors import DianliError, UnknownValueError
+from dianli.music.cues import timeline
+from dianli.music.score import (
+    emendations,
     movement,
     movement_ids,
+    notation_cite,
+    parse_inline_pairs,
     parse_score_text,
     score_witness,
     score_witnesses,
     suite,
-    timeline,
     witness_movement_info,
 )
-from dianli.corpus.cite import resolve
-from dianli.corpus.normalise import fold
-from dianli.music.score import emendations, notation_cite, parse_inline_pairs
 
 TAIWAN = "taiwan-fuzhi-9"
 TINGZHOU = "tingzhou-fuzhi-11"

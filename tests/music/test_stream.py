@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from dianli.api import UnknownValueError, timeline
+from dianli.errors import UnknownValueError
 from dianli.music import stream
+from dianli.music.cues import timeline
 from dianli.music.synth import encode_audio, render
 from dianli.music.voices import espeak_available
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import clause_coverage, gekoupu_cites
+from dianli.comparison.coverage import clause_coverage
 from dianli.corpus.cite import resolve
 from dianli.music.cues import cues_data
+from dianli.music.pitch import gekoupu_cites
 
 W = "tingzhou-fuzhi-11"
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from dianli.api import render_suite, suite_timeline, timeline
+from dianli.music.cues import suite_timeline, timeline
+from dianli.music.render import render_suite
 from dianli.music.synth import render
 from dianli.music.voices import add_calls, spoken
 
@@ -75,7 +76,7 @@ def test_every_call_of_the_suite_is_placed() -> None:
 
 
 def test_suite_with_voices_writes_a_rehearsal_track(tmp_path: Path) -> None:
-    from dianli.api import default_timing
+    from dianli.music.cues import default_timing
 
     out = tmp_path / "rehearsal.flac"
     render_suite("flac", out, default_timing(tempo=20), voices=True)

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from dianli.api import EXPORT_FORMATS, build_export_tables, write_datapackage
+from dianli.opendata.package import FORMATS as EXPORT_FORMATS
+from dianli.opendata.package import write_package as write_datapackage
 from dianli.opendata.tables import Tables
+from dianli.opendata.tables import build_tables as build_export_tables
 
 
 @pytest.fixture(scope="session")

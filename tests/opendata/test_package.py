@@ -11,22 +11,19 @@ from typing import Any
 
 import pytest
 
-from dianli.api import (
-    EXPORT_FORMATS,
-    EXPORT_TABLES,
-    UnknownValueError,
-    all_rites,
-    check_datapackage,
-    day_sexagenary,
-    diff_rite,
-    fold,
-    frictionless_problems,
-    load_witness,
-    write_datapackage,
-)
-from dianli.opendata.check import read_table
+from dianli.calendar.ganzhi import day_sexagenary
+from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import load_witness
+from dianli.errors import UnknownValueError
+from dianli.opendata.check import check_package as check_datapackage
+from dianli.opendata.check import frictionless_problems, read_table
+from dianli.opendata.package import FORMATS as EXPORT_FORMATS
+from dianli.opendata.package import write_package as write_datapackage
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
 from dianli.opendata.schema import table_schema
 from dianli.opendata.tables import Tables
+from dianli.rites.load import all_rites
+from dianli.rites.variants import diff_rite
 from dianli.written import MANIFEST
 
 Row = dict[str, Any]

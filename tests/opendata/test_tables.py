@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from dianli.api import OutOfRangeError, parse_export_years
+from dianli.errors import OutOfRangeError
 from dianli.opendata.tables import DEFAULT_YEARS, reading_context
+from dianli.opendata.tables import parse_years as parse_export_years
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import DianliError, governance, governing_witness
 from dianli.corpus.labels import witness_label
-from dianli.places.governs import governed_by
+from dianli.errors import DianliError
+from dianli.places.governs import governance, governed_by, governing_witness
 
 
 @pytest.mark.parametrize(

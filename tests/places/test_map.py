@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from dianli.api import places_in_year, places_map_svg
 from dianli.places.map import HEIGHT, LAT_MAX, LAT_MIN, LON_MAX, LON_MIN, WIDTH, group_of, project
+from dianli.places.map import render_map as places_map_svg
+from dianli.places.places import places_in_year
 
 
 @pytest.mark.parametrize(

@@ -8,25 +8,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import (
-    DataError,
-    DianliError,
-    OutOfRangeError,
+from dianli.calendar.lunisolar import parse_day
+from dianli.errors import DataError, DianliError, OutOfRangeError, QingRuleEndedError, UnknownValueError
+from dianli.places.places import (
     Place,
     PlaceLevel,
-    QingRuleEndedError,
-    UnknownValueError,
+    _check,
+    _first_year_missing,
+    _PlacesFile,
     all_places,
+    check_place_year,
     children_of,
     get_place,
-    parse_day,
     place_at,
     place_names,
-    place_year_range,
     places_in_year,
     qing_rule_ends,
 )
-from dianli.places.places import _check, _first_year_missing, _PlacesFile, check_place_year
+from dianli.places.places import year_range as place_year_range
 
 BY_ID = {p.id: p for p in all_places()}
 

@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 import soundfile as sf
 
-from dianli.api import default_timing, movement_ids, program_audio, render_all_audio, timeline
+from dianli.music.cues import default_timing, timeline
+from dianli.music.score import movement_ids
 from dianli.program import audio
+from dianli.program.audio import movement_audio as program_audio
+from dianli.program.audio import render_all as render_all_audio
 from dianli.program.config import config
 
 FAST = default_timing(tempo=50)

@@ -12,9 +12,9 @@ import pytest
 import soundfile as sf
 
 from dianli import cache
-from dianli.api import default_timing, render_movement_samples
-from dianli.music.cues import Timeline, Timing, timeline
+from dianli.music.cues import Timeline, Timing, default_timing, timeline
 from dianli.music.pitch import Tuning, default_tuning
+from dianli.music.render import render_movement_samples
 from dianli.program import audio, fingerprint
 from dianli.program.config import AudioRule, config
 

@@ -13,9 +13,10 @@ from urllib.parse import unquote
 import pytest
 
 from dianli import cache
-from dianli.api import assemble_program, render_booklet
 from dianli.corpus.sources import outside_sources, sources_mentioned
 from dianli.program import assemble, html, passages
+from dianli.program.assemble import assemble as assemble_program
+from dianli.program.html import render_booklet
 
 QUOTES = [  # witness, quote, section: quotes the rites cite, and one that is in no witness
     ("taiwan-fuzhi-9", "先師", None),

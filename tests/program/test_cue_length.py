@@ -8,8 +8,9 @@ import io
 import pytest
 import soundfile as sf
 
-from dianli.api import program_audio, timeline
+from dianli.music.cues import timeline
 from dianli.program import assemble
+from dianli.program.audio import movement_audio as program_audio
 from dianli.program.html import environment
 
 

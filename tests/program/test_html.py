@@ -11,10 +11,10 @@ import pytest
 from jinja2.bccache import Bucket
 from markupsafe import Markup
 
-from dianli.api import assemble_program
 from dianli.corpus.sources import OutsideSource, outside_sources, sources_mentioned
 from dianli.corpus.supplied import PRIVATE_USE, supply
 from dianli.program import html
+from dianli.program.assemble import assemble as assemble_program
 from dianli.program.model import Program
 from dianli.program.nofont import nofont_html
 

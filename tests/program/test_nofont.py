@@ -38,7 +38,8 @@ def test_across_chunks_the_tag_is_remembered() -> None:
 
 
 def test_the_booklet_shows_it_by_its_components() -> None:
-    from dianli.api import assemble_program, render_booklet
+    from dianli.program.assemble import assemble as assemble_program
+    from dianli.program.html import render_booklet
 
     page = render_booklet(assemble_program("xianshi", "臺灣府", 1752), dance=False, audio=False)
     assert "〔⿰飠也〕食</td>" in page.replace("</span>", "")

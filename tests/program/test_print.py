@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from dianli.api import assemble_program, render_booklet
+from dianli.program.assemble import assemble as assemble_program
+from dianli.program.html import render_booklet
 from dianli.program.model import Program
 
 pytestmark = pytest.mark.browser

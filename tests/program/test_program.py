@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import DianliError, Program, assemble_program, booklet_name, program_json, render_booklet
 from dianli.cli import app
+from dianli.errors import DianliError
+from dianli.program.assemble import assemble as assemble_program
+from dianli.program.export import booklet_name
+from dianli.program.export import to_json as program_json
+from dianli.program.html import render_booklet
+from dianli.program.model import Program
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from dianli.api import DataError, Rite, all_rites
+from dianli.errors import DataError
 from dianli.rites.check import check_rites
-from dianli.rites.model import Altar, Citation, Part
+from dianli.rites.load import all_rites
+from dianli.rites.model import Altar, Citation, Part, Rite
 
 
 def _litan(**update: object) -> Rite:

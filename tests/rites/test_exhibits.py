@@ -7,10 +7,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import DataError, all_rites, exhibit_names, resolve_rite, rite_exhibits, rite_to_data
 from dianli.cli import app
+from dianli.errors import DataError
 from dianli.places.places import place_at
-from dianli.rites.resolve import resolve_with
+from dianli.program.exhibits import exhibit_names, rite_exhibits
+from dianli.rites.load import all_rites
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.resolve import resolve_rite, resolve_with
 
 runner = CliRunner()
 

@@ -5,7 +5,9 @@ from datetime import date
 
 from icalendar import Calendar
 
-from dianli.api import get_place, observances_for, occurrence_record, to_ical
+from dianli.places.places import get_place
+from dianli.rites.export import occurrence_record, to_ical
+from dianli.rites.observances import observances_for
 
 
 def test_ical_parses_back() -> None:

@@ -7,9 +7,11 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import UnknownValueError, resolve_rite, temple_places, temples
 from dianli.cli import app
+from dianli.errors import UnknownValueError
 from dianli.rites.load import all_rites
+from dianli.rites.resolve import resolve_rite
+from dianli.rites.temples import temple_places, temples
 
 MODERN = "fujian-tongzhi-14-modern"
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import DianliError, NumberedStep, resolve_rite, rite_ids
+from dianli.errors import DianliError
+from dianli.rites.expand import NumberedStep
+from dianli.rites.resolve import resolve_rite, rite_ids
 
 OFFERINGS: dict[str, tuple[str, ...]] = {
     "初獻": ("first offering", "初獻", "寧平"),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import all_rites, place_at, resolve_rite
-from dianli.rites.resolve import resolve_with
+from dianli.places.places import place_at
+from dianli.rites.load import all_rites
+from dianli.rites.resolve import resolve_rite, resolve_with
 
 
 def test_xizhe_repeats_its_own_witness_dongzhe() -> None:

@@ -6,16 +6,12 @@ from datetime import date
 
 import pytest
 
-from dianli.api import (
-    DianliError,
-    Observance,
-    UnknownValueError,
-    all_observances,
-    all_rites,
-    observances_for,
-    resolve,
-    resolve_rite,
-)
+from dianli.corpus.cite import resolve
+from dianli.errors import DianliError, UnknownValueError
+from dianli.rites.load import all_rites
+from dianli.rites.model import DateRule as Observance
+from dianli.rites.observances import all_observances, observances_for
+from dianli.rites.resolve import resolve_rite
 
 
 def test_every_rite_has_a_date_rule() -> None:

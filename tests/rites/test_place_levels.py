@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import OutOfRangeError, all_places, places_in_year, resolve_rite
+from dianli.errors import OutOfRangeError
+from dianli.places.places import all_places, places_in_year
+from dianli.rites.resolve import resolve_rite
 
 
 @pytest.mark.parametrize("place", [p.id for p in places_in_year(1752)])

@@ -10,17 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dianli.api import (
-    DataError,
-    UnknownValueError,
-    all_rites,
-    inherited_from,
-    reading_chain,
-    resolve_rite,
-    rite_to_data,
-    witnesses_with_rite,
-)
-from dianli.rites.readings import apply_reading
+from dianli.errors import DataError, UnknownValueError
+from dianli.rites.load import all_rites
+from dianli.rites.readings import apply_reading, reading_chain, witnesses_with_rite
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.resolve import inherited_from, resolve_rite
 
 
 @pytest.mark.parametrize(
@@ -172,7 +166,7 @@ JINJIANG_SHEJI_1830 = [
 
 
 def test_a_reading_of_the_day_keeps_the_preparation_days() -> None:
-    from dianli.api import observances_for
+    from dianli.rites.observances import observances_for
 
     found = [(o.day.isoformat(), o.name, o.cite.witness) for o in observances_for("晉江縣", 1830, ["sheji"])]
     assert found == JINJIANG_SHEJI_1830

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dianli.api import UnknownValueError, resolve_rite, rite_to_data, rite_venue_line
-from dianli.rites.resolve import find_rite
+from dianli.errors import UnknownValueError
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.render import venue_line as rite_venue_line
+from dianli.rites.resolve import find_rite, resolve_rite
 
 
 @pytest.mark.parametrize(

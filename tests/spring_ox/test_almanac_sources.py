@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import spring_ox, spring_ox_json, spring_ox_text
 from dianli.cli import app
 from dianli.comparison.spring_ox_variation import rule_set_comparison
 from dianli.corpus.cite import resolve
 from dianli.outside import rule_supports
+from dianli.spring_ox.figure import spring_ox
 from dianli.spring_ox.profiles import load_profile
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.report import to_json as spring_ox_json
 
 runner = CliRunner()
 STATUTE = "gemalan-tingzhi-3"

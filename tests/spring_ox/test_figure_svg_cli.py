@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dianli.api import spring_ox, spring_ox_svg
 from dianli.cli import app
 from dianli.errors import OutOfRangeError, UnknownValueError
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

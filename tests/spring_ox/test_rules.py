@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dianli.api import Citation
 from dianli.calendar.ganzhi import BRANCHES, Element, Sexagenary, branch_element, stem_element
+from dianli.corpus.cite import Citation
 from dianli.errors import DataError, UnknownValueError
 from dianli.spring_ox.lichun import Fact, Facts, _sexagenary_facts
 from dianli.spring_ox.profiles import load_profile, profile_ids

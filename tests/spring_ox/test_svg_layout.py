@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from dianli.api import spring_ox, spring_ox_svg
+from dianli.spring_ox.figure import spring_ox
 from dianli.spring_ox.svg import LEGEND_ORDER, text_width, wrap
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 # (year, rule): the almanac rule puts the god before (早忙), beside or behind (晚閒) the ox, on its left

@@ -10,13 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from dianli.api import spring_ox, spring_ox_json, spring_ox_rule_choice, spring_ox_rule_ids, spring_ox_text
 from dianli.corpus.cite import resolve
 from dianli.corpus.labels import witness_label
 from dianli.errors import UnknownValueError
 from dianli.places.places import get_place
+from dianli.spring_ox.figure import choose_rule as spring_ox_rule_choice
+from dianli.spring_ox.figure import spring_ox
 from dianli.spring_ox.lichun import FACT_KEYS, Scenario, lichun
 from dianli.spring_ox.profiles import load_profile, stated_attributes, witness_patches
+from dianli.spring_ox.profiles import rule_ids as spring_ox_rule_ids
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.report import to_json as spring_ox_json
 
 GEMALAN = "gemalan-tingzhi-3"
 FENGSHAN = "chongxiu-fengshan-xianzhi-5"
@@ -288,7 +292,7 @@ def test_the_web_page(query: str, status: int, shown: list[str]) -> None:
     ],
 )
 def test_the_program_shows_the_places_rule_first(place: str, year: int, rules: list[str]) -> None:
-    from dianli.api import assemble_program
+    from dianli.program.assemble import assemble as assemble_program
 
     pictures = assemble_program("迎春", place, year).spring_ox
     assert [p.rule for p in pictures] == rules

@@ -10,7 +10,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
-from dianli.api import EXPORT_TABLES, check_datapackage
+from dianli.opendata.check import check_package as check_datapackage
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
 from dianli.web.app import app
 
 client = TestClient(app)

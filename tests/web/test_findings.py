@@ -7,7 +7,12 @@ import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
-from dianli.api import Citation, Finding, dance_asymmetries, music_findings, name_ids, supply
+from dianli.corpus.cite import Citation
+from dianli.corpus.labels import name_ids
+from dianli.corpus.supplied import supply
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.music.findings import Finding
+from dianli.music.render import music_findings
 from dianli.web.app import app, render
 
 client = TestClient(app)

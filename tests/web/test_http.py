@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import dance_asymmetries, movement
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.music.score import movement
 from dianli.web.app import ROUTES, app
 from dianli.web.responses import byte_range, etag_of
 from tests.web.routes_table import URLS

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import assemble_program
+from dianli.program.assemble import assemble as assemble_program
 from dianli.web import live
 from dianli.web.app import create_app
 

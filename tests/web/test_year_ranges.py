@@ -8,14 +8,12 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from dianli.api import (
-    CALENDAR_LAST_YEAR,
-    RITE_FIRST_YEAR,
-    RITE_LAST_YEAR,
-    SPRING_OX_FIRST_YEAR,
-    SPRING_OX_LAST_YEAR,
-    place_year_range,
-)
+from dianli.places.places import year_range as place_year_range
+from dianli.rites.years import CALENDAR_LAST_YEAR
+from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
+from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
+from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
 from dianli.web.app import app
 
 client = TestClient(app)

@@ -1,4 +1,6 @@
-"""The ``dianli`` command line. Each command group lives in its own module and calls only ``dianli.api``.
+"""The ``dianli`` command line. Each command group lives in its own module; it calls the public API of
+``import dianli`` where an entry point does its job, and otherwise imports each name from the module that
+owns it (``tests/test_layers.py``).
 
 ``main`` (the console script) loads a command's module only when it runs; ``app``, the application with
 every command registered, is imported on first use."""

@@ -8,18 +8,6 @@ from enum import StrEnum
 
 import typer
 
-from dianli.api import (
-    ALIGNMENT_FILE,
-    align_witness,
-    alignment_data,
-    alignment_draft,
-    alignment_file,
-    alignment_html,
-    alignment_lines,
-    manifest,
-    measure_alignment,
-    witness_ids,
-)
 from dianli.cli.common import (
     check_output_path,
     console,
@@ -30,6 +18,14 @@ from dianli.cli.common import (
     write_text_output,
 )
 from dianli.cli.lines import fit_text
+from dianli.comparison.align import align as align_witness
+from dianli.comparison.align import measure as measure_alignment
+from dianli.comparison.align_report import alignment_file
+from dianli.comparison.align_report import draft_reading as alignment_draft
+from dianli.comparison.align_report import text_lines as alignment_lines
+from dianli.comparison.align_report import to_data as alignment_data
+from dianli.comparison.align_report import to_html as alignment_html
+from dianli.corpus.witnesses import ALIGNMENT_FILE, manifest, witness_ids
 
 
 class Format(StrEnum):
@@ -41,7 +37,7 @@ class Format(StrEnum):
 CLASS_NAMES = ("same", "variant", "new")
 CLAUSE_COLUMN = 31
 """Where a clause begins on its line of the text (after its class and section, see
-:func:`dianli.api.alignment_lines`): its continuations align under it when the width leaves room."""
+:func:`dianli.comparison.align_report.text_lines`): its continuations align under it when the width leaves room."""
 
 
 def register(app: typer.Typer) -> None:
@@ -87,7 +83,7 @@ def register(app: typer.Typer) -> None:
         *new* (no witness of the model has it); and the modelled elements it lacks (*missing*). With
         --review: the drafted readings of a witness, accepted or rejected one by one."""
         if witness not in witness_ids():
-            from dianli.api import UnknownValueError
+            from dianli.errors import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
         if review or accept or reject:
@@ -96,7 +92,7 @@ def register(app: typer.Typer) -> None:
         classes = tuple(show) if show else CLASS_NAMES
         for name in classes:
             if name not in CLASS_NAMES:
-                from dianli.api import UnknownValueError
+                from dianli.errors import UnknownValueError
 
                 raise UnknownValueError("--show class", name, CLASS_NAMES)
         fmt = format_for(Format, fmt, out, Format.text)

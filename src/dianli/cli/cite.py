@@ -5,8 +5,11 @@ from __future__ import annotations
 import typer
 from rich.text import Text
 
-from dianli.api import Citation, DianliError, UnknownValueError, load_witness, section_defs, witness_ids
 from dianli.cli.common import console, run_guarded
+from dianli.corpus.cite import Citation
+from dianli.corpus.tree import section_defs
+from dianli.corpus.witnesses import load_witness, witness_ids
+from dianli.errors import DianliError, UnknownValueError
 
 
 @run_guarded

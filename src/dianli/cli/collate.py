@@ -8,8 +8,9 @@ from enum import StrEnum
 
 import typer
 
-from dianli.api import collate, collatex_json, collation_html, collation_lines, collation_tei
+import dianli
 from dianli.cli.common import check_output_path, force_option, format_for, run_guarded, write_text_output
+from dianli.comparison.collate_tei import to_collatex_json as collatex_json
 
 
 class Format(StrEnum):
@@ -99,12 +100,12 @@ def register(app: typer.Typer) -> None:
             raise DianliError(
                 "--format csv is a table of points: use it with the synoptic collation (--kind synoptic)"
             )
-        result_t = collate(rite, section, base=base)
+        found = dianli.collate(rite, section, base=base)
         if fmt is Format.tei:
-            write_text_output(collation_tei(result_t), out, force)
+            write_text_output(found.tei(), out, force)
         elif fmt is Format.json:
-            write_text_output(collatex_json(result_t), out, force)
+            write_text_output(collatex_json(found.collation), out, force)
         elif fmt is Format.html:
-            write_text_output(collation_html(result_t), out, force)
+            write_text_output(found.html(), out, force)  # names the version and data digest
         else:
-            write_text_output("\n".join(collation_lines(result_t, width)), out, force)
+            write_text_output(found.text(width), out, force)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 import typer
 
-from dianli.api import DianliError, OutputPathError
+from dianli.errors import DianliError, OutputPathError
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -41,7 +41,7 @@ def supplied_text(text: str) -> str:
     """``text`` with every private-use code point replaced by its supplied character (see below)."""
     if not _PRIVATE_USE.search(text):
         return text  # the usual case: nothing to supply, and the corpus need not be loaded
-    from dianli.api import supply
+    from dianli.corpus.supplied import supply
 
     return supply(text)
 
@@ -340,9 +340,9 @@ def display_width(text: str) -> int:
 
 def wrap(text: str, width: int, indent: int = 2) -> list[str]:
     """``text`` (one line) in lines of at most ``width`` display columns, continuations ``indent`` columns
-    further in than the line itself — :func:`dianli.cli.lines.fit_line`, the command line's one way of
+    further in than the line itself — :func:`dianli.lines.fit_line`, the command line's one way of
     breaking a line (at spaces, or between wide characters, no word cut)."""
-    from dianli.cli.lines import fit_line
+    from dianli.lines import fit_line
 
     return fit_line(supplied_text(text), width, hang=indent)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from dianli.api import TARGET_PERCENT, clause_coverage, section_figures, witness_ids
 from dianli.cli.common import console, run_guarded, show_table
+from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, section_figures
+from dianli.corpus.witnesses import witness_ids
 
 
 def register(app: typer.Typer) -> None:
@@ -21,7 +22,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Clauses covered by cited data or marked not procedural, per witness and section."""
         if witness is not None and witness not in witness_ids():
-            from dianli.api import UnknownValueError
+            from dianli.errors import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
         wits = [witness] if witness else list(witness_ids())
@@ -31,7 +32,7 @@ def register(app: typer.Typer) -> None:
         if section is not None:
             sections = list(dict.fromkeys(f.section for w in wits for f in section_figures(w)))
             if section not in sections:
-                from dianli.api import UnknownValueError
+                from dianli.errors import UnknownValueError
 
                 raise UnknownValueError("section", section, sections)
         for wit in wits:

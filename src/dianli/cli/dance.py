@@ -11,24 +11,6 @@ from typing import Any
 
 import typer
 
-from dianli.api import (
-    DianliError,
-    UnknownValueError,
-    dance_asymmetries,
-    dance_asymmetries_json,
-    dance_audio,
-    dance_emendations,
-    dance_formation,
-    dance_html,
-    dance_movement,
-    dance_poses_json,
-    dance_timing,
-    dance_witnesses,
-    movement_label,
-    name_ids,
-    parse_dance,
-    witness_label,
-)
 from dianli.cli.common import (
     check_output_path,
     console,
@@ -42,6 +24,20 @@ from dianli.cli.common import (
     output_format as file_format,
 )
 from dianli.cli.lines import write_fitted
+from dianli.corpus.labels import name_ids, witness_label
+from dianli.dance.animate import render_html as dance_html
+from dianli.dance.audio import movement_audio as dance_audio
+from dianli.dance.formation import formation as dance_formation
+from dianli.dance.listing import poses_json as dance_poses_json
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.dance.mirror import asymmetries_json as dance_asymmetries_json
+from dianli.dance.notation import dance_witnesses
+from dianli.dance.notation import emendations as dance_emendations
+from dianli.dance.notation import movement as dance_movement
+from dianli.dance.notation import parse_movement as parse_dance
+from dianli.dance.timing import character_timing as dance_timing
+from dianli.errors import DianliError, UnknownValueError
+from dianli.rites.render import movement_label
 
 FORMATS = ("text", "json")
 REPORTS = ("asymmetries",)

@@ -9,25 +9,25 @@ from typing import Annotated
 
 import typer
 
-from dianli.api import (
-    ERA_CALENDAR_NAMES,
-    LAST_QING_CHINESE_YEAR,
-    DayDescription,
-    DayInfo,
-    DayNaming,
-    WrittenDate,
-    almanac_covers,
+from dianli.calendar.day import DayInfo, describe_day
+from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
+from dianli.calendar.timekeeping import (
     beijing_apparent_time,
-    chinese_date_label,
-    day_namings,
-    describe_day,
-    describe_named_day,
     double_hour,
     provincial_offset_minutes,
     provincial_time,
-    read_day,
-    year_name,
 )
+from dianli.calendar.written_dates import CALENDAR_NAMES as ERA_CALENDAR_NAMES
+from dianli.calendar.written_dates import (
+    DayDescription,
+    DayNaming,
+    WrittenDate,
+    almanac_covers,
+    day_namings,
+    describe_named_day,
+    read_day,
+)
+from dianli.calendar.year_names import chinese_date_label, year_name
 from dianli.cli.common import run_guarded, say
 
 QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
@@ -173,7 +173,7 @@ def date_command(
     namings = tuple(sorted(day_namings(day), key=lambda n: written is None or n.label != written.label))
     if not almanac_covers(day):
         if place_name is not None:  # an unknown place is an error even where no term time is given
-            from dianli.api import get_place
+            from dianli.places.places import get_place
 
             get_place(place_name, day.year)
         described = replace(describe_named_day(day), namings=namings)
@@ -194,7 +194,8 @@ def date_command(
     year = info.day.year
     place, region = None, None
     if place_name is not None:
-        from dianli.api import get_place, place_region  # the places load only when one is named
+        from dianli.places.places import get_place  # the places load only when one is named
+        from dianli.places.regions import place_region
 
         place = get_place(place_name, year).nearest(year)
         region = place_region(place)

@@ -8,22 +8,20 @@ from typing import Annotated
 
 import typer
 
-from dianli.api import (
+from dianli.calendar.eclipses import (
     ECLIPSE_ASSUMPTIONS,
     LocalCircumstances,
-    PlaceAt,
-    chinese_date_label,
-    default_place,
     eclipses_in_year,
     ephemeris_label,
-    get_place,
-    local_apparent_time,
     local_circumstances,
-    place_chinese_date_label,
-    to_chinese,
 )
+from dianli.calendar.lunisolar import to_chinese
+from dianli.calendar.timekeeping import local_apparent_time
+from dianli.calendar.year_names import chinese_date_label
 from dianli.cli.common import FORCE_HELP, check_output_path, format_for, run_guarded, write_text_output
 from dianli.cli.lines import write_fitted
+from dianli.places.places import PlaceAt, default_place, get_place
+from dianli.places.regions import place_chinese_date_label
 
 
 class Format(StrEnum):

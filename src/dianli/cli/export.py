@@ -13,16 +13,6 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from dianli.api import (
-    EXPORT_DEFAULT_YEARS,
-    EXPORT_TABLES,
-    build_export_tables,
-    check_datapackage,
-    check_export_format,
-    frictionless_problems,
-    parse_export_years,
-    write_datapackage,
-)
 from dianli.cli.common import (
     check_output_folder,
     console,
@@ -31,7 +21,15 @@ from dianli.cli.common import (
     run_guarded,
     writing_to,
 )
+from dianli.opendata.check import check_package as check_datapackage
+from dianli.opendata.check import frictionless_problems
+from dianli.opendata.package import check_format as check_export_format
 from dianli.opendata.package import check_package_folder
+from dianli.opendata.package import write_package as write_datapackage
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
+from dianli.opendata.tables import DEFAULT_YEARS as EXPORT_DEFAULT_YEARS
+from dianli.opendata.tables import build_tables as build_export_tables
+from dianli.opendata.tables import parse_years as parse_export_years
 
 DEFAULT_YEARS = (
     str(EXPORT_DEFAULT_YEARS.start)

@@ -13,7 +13,6 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from dianli.api import HarvestRun, harvest_sources
 from dianli.cli.common import (
     check_output_folder,
     err_console,
@@ -25,6 +24,7 @@ from dianli.cli.common import (
     write_text_output,
     writing_to,
 )
+from dianli.corpus.harvest import HarvestRun, harvest_sources
 
 DEFAULT_OUT = Path("harvested")
 

@@ -15,7 +15,6 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from dianli import written
-from dianli.api import ALIGNMENT_FILE, IngestRun, corpus_folder, draft_corpus, ingest, package_witnesses
 from dianli.cli.common import (
     check_output_folder,
     err_console,
@@ -26,6 +25,9 @@ from dianli.cli.common import (
     write_text_output,
     writing_to,
 )
+from dianli.comparison.ingest import IngestRun, corpus_folder, draft_corpus, ingest
+from dianli.corpus.witnesses import ALIGNMENT_FILE
+from dianli.corpus.witnesses import package_root as package_witnesses
 
 CLASSES = ("same", "variant", "new", "missing")
 
@@ -156,7 +158,7 @@ def register(app: typer.Typer) -> None:
             write_file(out / "summary.csv", _csv(run), force)
             err_console.print(f"wrote {len(run.results) * 2 + 1} files to {out}")
         if drafts is not None:  # each drafted witness's differing days, proposed for review
-            from dianli.comparison.drafted import DRAFTED_FILE
+            from dianli.corpus.witnesses import DRAFTED_FILE
 
             proposed = [r for r in run.results if r.drafted_readings]
             for r in proposed:

@@ -13,36 +13,6 @@ from pathlib import Path
 import typer
 from rich.progress import Progress
 
-from dianli.api import (
-    KIND_LABELS,
-    MUSIC_FILE_EXTENSIONS,
-    MUSIC_FORMATS,
-    SUITE_FORMATS,
-    DianliError,
-    MovementApparatus,
-    OutOfRangeError,
-    Timing,
-    Tuning,
-    UnknownValueError,
-    accepted_movement_names,
-    apparatus,
-    apparatus_json,
-    cents_table,
-    default_huangzhong_hz,
-    default_timing,
-    family_name,
-    fingering,
-    fingering_rule,
-    instrument,
-    movement_info,
-    music_findings,
-    name_ids,
-    render_movement,
-    render_suite,
-    score_witness,
-    score_witnesses,
-    witness_label,
-)
 from dianli.cli.common import (
     check_output_path,
     console,
@@ -54,7 +24,23 @@ from dianli.cli.common import (
     write_text_output,
     writing_to,
 )
-from dianli.cli.lines import TAB, write_fitted
+from dianli.cli.lines import write_fitted
+from dianli.corpus.labels import name_ids, witness_label
+from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
+from dianli.lines import TAB
+from dianli.music.apparatus import KIND_LABELS, MovementApparatus, apparatus, apparatus_json
+from dianli.music.cues import Timing, default_timing
+from dianli.music.instruments import family_name, fingering, fingering_rule, instrument
+from dianli.music.pitch import Tuning, cents_table, default_huangzhong_hz
+from dianli.music.render import (
+    MUSIC_FILE_EXTENSIONS,
+    MUSIC_FORMATS,
+    SUITE_FORMATS,
+    music_findings,
+    render_movement,
+    render_suite,
+)
+from dianli.music.score import accepted_movement_names, movement_info, score_witness, score_witnesses
 
 SUBCOMMANDS = ("suite", "fingering", "findings", "cents", "instrument", "apparatus")
 APPARATUS_FORMATS = ("text", "json")

@@ -17,24 +17,7 @@ from typing import Annotated
 
 import typer
 
-from dianli.api import (
-    DianliError,
-    OutOfRangeError,
-    Period,
-    Place,
-    PlaceAt,
-    PlaceLevel,
-    all_places,
-    governing_witness,
-    place_sources,
-    place_year_range,
-    places_in_year,
-    places_map_svg,
-    qing_rule_ends,
-    reign_year,
-    stamp_provenance,
-    witness_label,
-)
+from dianli.calendar.reigns import reign_year
 from dianli.cli.common import (
     FORCE_HELP,
     check_output_path,
@@ -46,6 +29,22 @@ from dianli.cli.common import (
     write_text_output,
 )
 from dianli.cli.common import width as layout_width
+from dianli.corpus.labels import witness_label
+from dianli.errors import DianliError, OutOfRangeError
+from dianli.places.governs import governing_witness
+from dianli.places.map import render_map as places_map_svg
+from dianli.places.places import (
+    Period,
+    Place,
+    PlaceAt,
+    PlaceLevel,
+    all_places,
+    place_sources,
+    places_in_year,
+    qing_rule_ends,
+)
+from dianli.places.places import year_range as place_year_range
+from dianli.provenance import stamp_markup as stamp_provenance
 
 GAP = 1
 """Spaces between two columns of a text table."""

@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from dianli import cache
-from dianli.api import DianliError, UnknownValueError
-from dianli.api import program_inputs_fingerprint as inputs_fingerprint
 from dianli.cli import common
 from dianli.cli.common import (
     end_without_collecting,
@@ -34,6 +32,8 @@ from dianli.cli.common import (
     write_file,
     writing_to,
 )
+from dianli.errors import DianliError, UnknownValueError
+from dianli.program.fingerprint import inputs_fingerprint, libopus_version
 from dianli.rites.years import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:
@@ -55,9 +55,7 @@ def output_key(args: tuple[str, ...], audio: bool) -> str:
     """The cache key of one output: the arguments and everything the output is made from."""
     parts: list[str | bytes] = [KEY_VERSION, inputs_fingerprint(), *args]
     if audio:
-        from dianli.api import opus_library_version  # the system library encodes the embedded audio
-
-        parts.append(opus_library_version())
+        parts.append(libopus_version())  # the system library encodes the embedded audio
     return cache.key(*parts)
 
 
@@ -129,15 +127,15 @@ def make_output(
 ) -> tuple[str, bytes]:
     """The file name and the bytes (UTF-8) of the booklet (or JSON), made from the rites."""
     progress.at(1, "loading the program")
-    from dianli.api import assemble_program, booklet_name  # only what this run needs is imported
+    import dianli
+    from dianli.program.export import booklet_name  # only what this run needs is imported
 
     progress.at(2, "assembling the ceremony")
-    prog = assemble_program(rite, place, year, season=season, witness=witness, practice=practice)
+    occasion = dianli.ceremony(rite, place, year, season=season, witness=witness, practice=practice)
+    prog = occasion.program
     if fmt == "json":
-        from dianli.api import program_json
-
         progress.at(3, "writing")
-        return booklet_name(prog, "json"), supplied_text(program_json(prog)).encode("utf-8")
+        return booklet_name(prog, "json"), supplied_text(occasion.to_json()).encode("utf-8")
     movements = list(dict.fromkeys(c.movement for c in prog.music)) if audio else []
     progress.at(3, "rendering the music" if movements else "writing the booklet", len(movements))
 
@@ -146,15 +144,16 @@ def make_output(
 
     found = {}
     if movements:  # the synthesiser (numpy, soundfile) is imported only for a booklet with its music
-        from dianli.api import render_all_audio
+        from dianli.program.audio import render_all
 
-        found = render_all_audio(movements, advance, workers=1, lean=True)
+        found = render_all(movements, advance, workers=1, lean=True)
     progress.at(3 + len(movements), "writing the booklet")
-    from dianli.api import booklet_chunks, stamp_provenance
+    from dianli.program.html import booklet_chunks
+    from dianli.provenance import stamp_markup
 
     out = io.BytesIO()  # written piece by piece: the text with its audio is never held whole
     for number, chunk in enumerate(booklet_chunks(prog, audio=found, appendix=appendix)):  # supplied already
-        out.write((stamp_provenance(chunk) if number == 0 else chunk).encode("utf-8"))  # version, data digest
+        out.write((stamp_markup(chunk) if number == 0 else chunk).encode("utf-8"))  # version, data digest
     return booklet_name(prog, "html"), out.getvalue()
 
 

@@ -13,7 +13,7 @@ from dianli.cli.common import supplied_text
 
 class SuppliedConsole(Console):
     """A console that never prints a private-use code point: a character the transcription could not
-    encode is shown as the character another witness supplies, in 〔〕 (:func:`dianli.api.supply`)."""
+    encode is shown as the character another witness supplies, in 〔〕 (:func:`dianli.corpus.supplied.supply`)."""
 
     def print(self, *objects: Any, **options: Any) -> None:
         # text is supplied before it is laid out, so that a line keeps its width (〔須〕 is wider than a box)

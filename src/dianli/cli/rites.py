@@ -13,29 +13,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from dianli.api import (
-    RITE_FIRST_YEAR,
-    RITE_LAST_YEAR,
-    NumberedStep,
-    OccasionMember,
-    diff_rite,
-    filled_texts,
-    governance,
-    name_ids,
-    occasion_html,
-    occasion_of,
-    occasion_relation,
-    rite_catalogue,
-    rite_exhibits,
-    rite_plan_lines,
-    rite_source_label,
-    rite_step_data,
-    rite_step_line,
-    rite_to_data,
-    rite_to_html,
-    rite_venue_line,
-    witness_label,
-)
 from dianli.cli.common import (
     check_output_path,
     console,
@@ -46,6 +23,22 @@ from dianli.cli.common import (
     show_table,
     write_text_output,
 )
+from dianli.corpus.labels import name_ids, witness_label
+from dianli.places.governs import governance
+from dianli.program.exhibits import rite_exhibits
+from dianli.rites.expand import NumberedStep
+from dianli.rites.occasion import OccasionMember, occasion_html, occasion_of, occasion_relation
+from dianli.rites.prayer import filled_texts
+from dianli.rites.render import plan_lines as rite_plan_lines
+from dianli.rites.render import source_label as rite_source_label
+from dianli.rites.render import step_data as rite_step_data
+from dianli.rites.render import step_line as rite_step_line
+from dianli.rites.render import to_data as rite_to_data
+from dianli.rites.render import to_html as rite_to_html
+from dianli.rites.render import venue_line as rite_venue_line
+from dianli.rites.variants import diff_rite, rite_catalogue
+from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
 
 
 class Format(StrEnum):
@@ -103,7 +96,7 @@ def register(app: typer.Typer) -> None:
         steps = [t for t in numbered if role is None or (t[2].step.role and role in t[2].step.role)]
         if role is not None and not steps:
             roles = sorted({n.step.role for _, _, n in numbered if n.step.role})
-            from dianli.api import UnknownValueError
+            from dianli.errors import UnknownValueError
 
             raise UnknownValueError("role", role, roles)
         exhibits = [x for m in members for x in rite_exhibits(m.resolved)] if role is None else []

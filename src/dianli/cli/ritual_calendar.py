@@ -12,13 +12,7 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple
 import typer
 
 from dianli import cache
-from dianli.api import (
-    CALENDAR_LAST_YEAR,
-    LAST_QING_CHINESE_YEAR,
-    RITE_FIRST_YEAR,
-    DianliError,
-    OutOfRangeError,
-)
+from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
 from dianli.cli.common import (
     FORCE_HELP,
     check_output_path,
@@ -28,9 +22,14 @@ from dianli.cli.common import (
     show_rows,
     write_file,
 )
+from dianli.errors import DianliError, OutOfRangeError
+from dianli.rites.years import CALENDAR_LAST_YEAR
+from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
 
 if TYPE_CHECKING:
-    from dianli.api import JsonValue, Occurrence, Place
+    from dianli.places.places import Place
+    from dianli.rites.export import JsonValue
+    from dianli.rites.occurrence import Occurrence
 
 
 class OutputFormat(StrEnum):
@@ -71,7 +70,7 @@ def _where(place: Place, place_name: str | None, year: int) -> Place | str:
 
 def _place(place_name: str | None, first_year: int) -> Place:
     """The unit a name means in the first year asked (a name means the unit that bore it then)."""
-    from dianli.api import default_place, get_place  # the places load only here
+    from dianli.places.places import default_place, get_place  # the places load only here
 
     return get_place(place_name, first_year) if place_name is not None else default_place()
 
@@ -88,7 +87,10 @@ def _year(
 ) -> Year:
     """The observances of one year, the rites of one occasion (崇聖祠, then 文廟 …) together in the order
     their data gives, with the names a reader reads for their rite and witness ids."""
-    from dianli.api import observances_for, occasion_calendar, rite_label, witness_label
+    from dianli.corpus.labels import witness_label
+    from dianli.program.labels import rite_label
+    from dianli.rites.observances import observances_for
+    from dianli.rites.occasion import occasion_calendar
 
     found = observances_for(where, year, rites, overrides, related, witness, practice)
     occurrences = occasion_calendar(found, place_id, year, witness)
@@ -103,7 +105,8 @@ def _source_label(occ: Occurrence) -> str:
 
 def _view(place: Place, year: int, found: Year) -> YearView:
     """A year as the reader is shown it (see :class:`YearView`)."""
-    from dianli.api import occurrence_record, place_chinese_date_label, place_year_name
+    from dianli.places.regions import place_chinese_date_label, place_year_name
+    from dianli.rites.export import occurrence_record
 
     occurrences, names = found
     rows: list[tuple[str, ...]] = []
@@ -247,7 +250,8 @@ def calendar_command(
         check_output_path(ics, force)
     overrides: dict[str, date] = {}
     if days:
-        from dianli.api import parse_authority_days, parse_day  # the rites load only when days are given
+        from dianli.calendar.lunisolar import parse_day
+        from dianli.rites.observances import parse_authority_days  # the rites load only when days are given
 
         overrides = parse_authority_days(days, len(years), parse_day)
     asked = _Asked(place_name, years[0], rites, overrides, related, witness, practice)
@@ -268,7 +272,7 @@ def calendar_command(
     else:
         views.append(_year_view(asked, years[0], made))
     if ics is not None:
-        from dianli.api import to_ical  # icalendar loads only when a file is asked for
+        from dianli.rites.export import to_ical  # icalendar loads only when a file is asked for
 
         place = _place(place_name, years[0])
         occurrences = (

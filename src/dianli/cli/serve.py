@@ -12,8 +12,8 @@ from pathlib import Path
 
 import typer
 
-from dianli.api import DianliError, OutputPathError
 from dianli.cli.common import run_guarded
+from dianli.errors import DianliError, OutputPathError
 
 
 def _check_state_file(path: Path) -> None:

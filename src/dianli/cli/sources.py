@@ -9,9 +9,11 @@ from urllib.parse import unquote
 
 import typer
 
-from dianli.api import SourceKind, SourceUses, UnknownValueError, source_json, source_uses, source_uses_of
 from dianli.cli.common import run_guarded, wrap, write_text_output
 from dianli.corpus.labels import use_label
+from dianli.corpus.sources import SourceKind
+from dianli.errors import UnknownValueError
+from dianli.outside import SourceUses, source_json, source_uses, source_uses_of
 
 WIDTH = 80
 SHOWN_USES = 3

@@ -9,21 +9,17 @@ from typing import Annotated
 
 import typer
 
-from dianli.api import (
-    CLOCKS,
-    DAY_BOUNDARIES,
-    DAY_SOURCES,
-    SPRING_OX_FIRST_YEAR,
-    SPRING_OX_LAST_YEAR,
-    UnknownValueError,
-    spring_ox,
-    spring_ox_json,
-    spring_ox_svg,
-    spring_ox_text,
-    stamp_provenance,
-)
 from dianli.cli.common import FORCE_HELP, check_output_path, run_guarded, write_file, write_text_output
 from dianli.cli.lines import write_fitted
+from dianli.errors import UnknownValueError
+from dianli.provenance import stamp_markup as stamp_provenance
+from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
+from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.lichun import CLOCKS, DAY_BOUNDARIES, DAY_SOURCES
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.report import to_json as spring_ox_json
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 
 class OutputFormat(StrEnum):

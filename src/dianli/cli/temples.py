@@ -8,9 +8,10 @@ from typing import Any
 
 import typer
 
-from dianli.api import PlaceTemples, Temple, temples, witness_label
 from dianli.cli.common import check_output_path, force_option, format_for, run_guarded, write_text_output
 from dianli.cli.lines import write_fitted
+from dianli.corpus.labels import witness_label
+from dianli.rites.temples import PlaceTemples, Temple, temples
 
 
 class Format(StrEnum):

@@ -11,17 +11,6 @@ from typing import Any
 
 import typer
 
-from dianli.api import (
-    DatedEvent,
-    dated_events_svg,
-    dated_timeline,
-    get_place,
-    governing_witnesses,
-    manifest,
-    section_label,
-    stamp_provenance,
-    witness_ids,
-)
 from dianli.cli.common import (
     check_output_path,
     display_width,
@@ -32,6 +21,13 @@ from dianli.cli.common import (
     write_file,
     write_text_output,
 )
+from dianli.corpus.dated_events import DatedEvent, governing_witnesses
+from dianli.corpus.dated_events import timeline as dated_timeline
+from dianli.corpus.labels import section_label
+from dianli.corpus.timeline_svg import timeline_svg as dated_events_svg
+from dianli.corpus.witnesses import manifest, witness_ids
+from dianli.places.places import get_place
+from dianli.provenance import stamp_markup as stamp_provenance
 
 WIDTH = 80
 QUOTE_INDENT = 6
@@ -204,7 +200,7 @@ def register(app: typer.Typer) -> None:
         date in the same section (「康熙四十年…。四十三年，…」, 是年, 次年) is read in that date's era and
         says so: 「era carried over from 康熙四十年」, the supplied era in 〔〕."""
         if witness is not None and witness not in witness_ids():
-            from dianli.api import UnknownValueError
+            from dianli.errors import UnknownValueError
 
             raise UnknownValueError("witness", witness, witness_ids())
         if svg is not None:

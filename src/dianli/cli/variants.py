@@ -16,15 +16,7 @@ from typing import Annotated
 
 import typer
 
-from dianli.api import (
-    DianliError,
-    VariationReading,
-    VariationRule,
-    format_year_ranges,
-    variants_table,
-    variation_record,
-    witness_label,
-)
+import dianli
 from dianli.cli.common import (
     FORCE_HELP,
     check_output_path,
@@ -38,6 +30,12 @@ from dianli.cli.common import (
 from dianli.cli.common import width as layout_width
 from dianli.comparison.dynasty import CHANGES, Change, before_and_after, boundary_label, qing_start
 from dianli.comparison.ranking import Ranked, ranked
+from dianli.comparison.variation import Reading as VariationReading
+from dianli.comparison.variation import Rule as VariationRule
+from dianli.comparison.variation import format_ranges as format_year_ranges
+from dianli.comparison.variation import rule_record as variation_record
+from dianli.corpus.labels import witness_label
+from dianli.errors import DianliError
 from dianli.rites.labels import rule_label
 
 LABEL = 11
@@ -358,7 +356,7 @@ def variants_command(
     for path in (svg_timeline, svg_map, out):
         if path is not None:
             check_output_path(path, force)
-    found = variants_table(rule, rite)  # dianli.variants: its figures name the version and data digest
+    found = dianli.variants(rule, rite)  # its figures name the version and data digest
     rules = found.rules
     if svg_timeline is not None:
         write_file(svg_timeline, found.timeline_svg(), force)

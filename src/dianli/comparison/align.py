@@ -28,6 +28,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.process import cdist
 
@@ -175,15 +176,20 @@ def cited_spans() -> tuple[tuple[str, str, str, int, int, str], ...]:
     )
 
 
-def model_spans(witnesses: Iterable[str]) -> tuple[ModelSpan, ...]:
-    """The model as seen from the given witnesses: one span per (element, citation), in text order."""
-    wanted = set(witnesses)
+@functools.cache
+def _all_spans() -> tuple[ModelSpan, ...]:
+    """Every curated span with its folding key, folded once per process, in text order."""
     spans = [
         ModelSpan(path, w, section, start, end, quote, fold(quote))
         for path, w, section, start, end, quote in cited_spans()
-        if w in wanted
     ]
     return tuple(sorted(spans, key=lambda s: (s.witness, s.start, s.end, s.element)))
+
+
+def model_spans(witnesses: Iterable[str]) -> tuple[ModelSpan, ...]:
+    """The model as seen from the given witnesses: one span per (element, citation), in text order."""
+    wanted = set(witnesses)
+    return tuple(s for s in _all_spans() if s.witness in wanted)
 
 
 def _score_matrix(clause_keys: Sequence[str], span_keys: Sequence[str]) -> list[list[float]]:
@@ -191,24 +197,22 @@ def _score_matrix(clause_keys: Sequence[str], span_keys: Sequence[str]) -> list[
     that holds a whole quoted span states that element (hand citations quote phrases of clauses), so
     containment counts fully; a clause that is only a piece of a longer span says part of it, and its score
     is weighted by the share of the span it covers. Pieces of fewer than :data:`MIN_KEY` characters only
-    count when they match whole."""
+    count when they match whole. (The weights are applied to the whole matrix at once, cell by cell in
+    the order written here: the same floating-point operations as one cell at a time.)"""
     if not clause_keys or not span_keys:
         return [[0.0] * len(span_keys) for _ in clause_keys]
-    partial = cdist(clause_keys, span_keys, scorer=fuzz.partial_ratio)
-    out: list[list[float]] = []
-    for i, ck in enumerate(clause_keys):
-        row = []
-        for j, sk in enumerate(span_keys):
-            score = float(partial[i][j])
-            if len(ck) < MIN_KEY and ck != sk:
-                score *= len(ck) / max(len(sk), 1)
-            elif len(ck) < len(sk) and score < CONTAINED_SCORE:
-                score *= 0.6 + 0.4 * len(ck) / len(sk)
-            elif len(sk) < MIN_KEY and sk != ck:
-                score *= 0.6 + 0.4 * len(sk) / max(len(ck), 1)
-            row.append(score)
-        out.append(row)
-    return out
+    score = cdist(clause_keys, span_keys, scorer=fuzz.partial_ratio).astype(np.float64)
+    lc = np.array([len(k) for k in clause_keys], dtype=np.float64)[:, None]
+    ls = np.array([len(k) for k in span_keys], dtype=np.float64)[None, :]
+    same = np.array(clause_keys, dtype=object)[:, None] == np.array(span_keys, dtype=object)[None, :]
+    short_clause = (lc < MIN_KEY) & ~same
+    piece = ~short_clause & (lc < ls) & (score < CONTAINED_SCORE)
+    short_span = ~short_clause & ~piece & (ls < MIN_KEY) & ~same
+    out = np.where(short_clause, score * (lc / np.maximum(ls, 1)), score)
+    out = np.where(piece, score * (0.6 + 0.4 * lc / ls), out)
+    out = np.where(short_span, score * (0.6 + 0.4 * ls / np.maximum(lc, 1)), out)
+    rows: list[list[float]] = out.tolist()
+    return rows
 
 
 def _path(scores: list[list[float]]) -> list[tuple[int, int]]:
@@ -289,15 +293,14 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
     mine = [c for c in clauses(target) if _top(c.section) not in EXCLUDED_SECTIONS]
     found: dict[int, list[Match]] = {}
     tops = sorted({_top(c.section) for c in mine})
+    by_group: dict[tuple[str, str, bool], list[ModelSpan]] = {}
+    for s in spans:
+        by_group.setdefault((s.witness, _top(s.section), _is_rite_element(s.element)), []).append(s)
     for top in tops:
         rows = [i for i, c in enumerate(mine) if _top(c.section) == top]
         keys = [fold(mine[i].text) for i in rows]
         groups = [
-            [
-                s
-                for s in spans
-                if s.witness == witness and _top(s.section) == top and _is_rite_element(s.element) == rite
-            ]
+            by_group.get((witness, top, rite), [])
             for witness in witnesses
             for rite in (True, False)  # the rite data and the other cited data each have a path of their own
         ]

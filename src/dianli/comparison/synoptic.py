@@ -259,7 +259,7 @@ def _cell_text(cell: Cell) -> str:
 
 def synopsis_lines(result: Synopsis, width: int = 80) -> list[str]:
     """The synopsis as text: a block per row, a line per witness (odd values marked ▲)."""
-    from dianli.cli.lines import fit_line
+    from dianli.lines import fit_line
 
     out = fit_line(
         f"{result.section_title}: {len(result.rows)} points, {len(result.witnesses)} witnesses, set side by "

@@ -3,7 +3,9 @@
 The **timeline** runs over the years of the place data (1644–1911) with the reigns marked; one band per
 reading (its number, colour and words), one row per governing witness under it, a bar over the years in
 which that witness's units follow the reading (paler where it only stands in before any witness of the
-unit was written). The **map** is :func:`dianli.places.map.render_map` with every unit coloured by the
+unit was written); a witness that states the reading but governs no unit (a Ming or Song gazetteer, a
+chapter of no unit) is a mark at the year it was compiled — in a gutter before the axis, in the order of
+their years, when that is before the place data's first year. The **map** is :func:`dianli.places.map.render_map` with every unit coloured by the
 reading in force there that year, and a legend of the readings. Every text is XML-escaped.
 """
 
@@ -16,7 +18,7 @@ from html import escape
 from dianli.calendar.reigns import REIGNS
 from dianli.comparison.variation import Reading, Rule, format_ranges, merge_ranges
 from dianli.corpus.labels import witness_label
-from dianli.corpus.witnesses import witness_ids
+from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.places.map import render_map
 from dianli.places.places import check_year, places_in_year, year_range
 from dianli.rites import labels
@@ -34,6 +36,8 @@ WIDTH = 960
 LEFT = 200
 """Room left of the plot for the witnesses' ids."""
 RIGHT = 12
+PRE_GUTTER = 90
+"""Room, after the witnesses' names, for the witnesses written before the place data's first year."""
 ROW = 15
 LINE = 14
 CHARS_PER_LINE = 110
@@ -92,16 +96,22 @@ def reading_label(reading: Reading) -> str:
 # --- the timeline ---------------------------------------------------------------------------------
 
 
-def _x(year: float, first: int, last: int) -> float:
-    return round(LEFT + (year - first) / (last + 1 - first) * (WIDTH - LEFT - RIGHT), 1)
+def _x(year: float, first: int, last: int, left: int = LEFT) -> float:
+    return round(left + (year - first) / (last + 1 - first) * (WIDTH - left - RIGHT), 1)
 
 
-def _axis(first: int, last: int, top: float, bottom: float) -> list[str]:
+def _axis(first: int, last: int, top: float, bottom: float, left: int = LEFT) -> list[str]:
     out = ['<g class="axis" font-size="10" fill="#6b6357">']
+    if left != LEFT:  # the gutter of the witnesses written before the place data's first year
+        out.append(
+            f'<text x="{LEFT + 2}" y="{top - 16}">before {first}</text>'
+            f'<line x1="{left - 4}" y1="{top - 4}" x2="{left - 4}" y2="{bottom}" stroke="#b8b0a0" '
+            'stroke-width="0.8" stroke-dasharray="3 2"/>'
+        )
     for reign in REIGNS:
         if not first <= reign.first_year <= last:
             continue
-        x = _x(reign.first_year, first, last)
+        x = _x(reign.first_year, first, last, left)
         out.append(
             f'<line x1="{x}" y1="{top - 4}" x2="{x}" y2="{bottom}" stroke="#ddd6c8" stroke-width="0.8"/>'
         )
@@ -111,11 +121,26 @@ def _axis(first: int, last: int, top: float, bottom: float) -> list[str]:
     return out
 
 
+def _unplaced(rule: Rule) -> dict[str, int]:
+    """The witnesses stating a reading of the rule that govern no unit, with the year each was compiled
+    (the Ming and Song gazetteers, a chapter of no unit): shown at that year, not over units."""
+    infos = {info.id: info for info in manifest()}
+    return {
+        w: infos[w].compiled_year
+        for reading in rule.readings
+        for w in reading.witnesses
+        if w in infos and not infos[w].governs
+    }
+
+
 def timeline_svg(rule: Rule) -> str:
     """The timeline of a rule's readings (see the module docstring)."""
     first, last = year_range()
     title = rule_label(rule)
     order = {w: i for i, w in enumerate(witness_ids())}
+    unplaced = _unplaced(rule)
+    early = sorted({y for y in unplaced.values() if y < first})
+    left = LEFT + PRE_GUTTER if early else LEFT
     body: list[str] = []
     y = 58.0
     for reading in rule.readings:
@@ -129,7 +154,8 @@ def timeline_svg(rule: Rule) -> str:
             )
         y += len(heading) * LINE + 2
         witnesses = sorted({s.witness for s in reading.spans}, key=lambda w: order.get(w, len(order)))
-        if not witnesses:
+        marked = sorted((w for w in reading.witnesses if w in unplaced), key=lambda w: unplaced[w])
+        if not witnesses and not marked:
             body.append(
                 f'<text x="18" y="{y + 9}" font-size="11" fill="#6b6357">not in force at any unit of the '
                 "place data</text>"
@@ -154,12 +180,26 @@ def timeline_svg(rule: Rule) -> str:
                         f"[{reading.number}] {witness_label(witness)} {start}–{end}"
                         f"{' (stands in: no witness written yet)' if stands_in else ''}: {'、'.join(here)}"
                     )
-                    x0, x1 = _x(start, first, last), _x(end + 1, first, last)
+                    x0, x1 = _x(start, first, last, left), _x(end + 1, first, last, left)
                     opacity = "0.4" if stands_in else "1"
                     body.append(
                         f'<rect x="{x0}" y="{y + 1}" width="{max(x1 - x0, 1.0):.1f}" height="{ROW - 4}" '
                         f'fill="{colour}" fill-opacity="{opacity}"><title>{escape(tip)}</title></rect>'
                     )
+            y += ROW
+        for witness in marked:
+            year = unplaced[witness]
+            if year < first:  # in the gutter, in the order of the years (not to scale), its year beside it
+                x = LEFT + 8 + early.index(year) * (PRE_GUTTER - 16) / max(len(early), 1)
+            else:
+                x = _x(year + 0.5, first, last, left)
+            tip = f"[{reading.number}] {witness_label(witness)}, written {year}; it governs no unit"
+            body.append(
+                f'<text x="{LEFT - 6}" y="{y + 9}" font-size="11" text-anchor="end" fill="#333">'
+                f"{escape(witness_label(witness))} ({year})</text>"
+                f'<path d="M{x:.1f} {y + 1} l5 5.5 l-5 5.5 l-5 -5.5 z" fill="{colour}">'
+                f"<title>{escape(tip)}</title></path>"
+            )
             y += ROW
         body.append("</g>")
         y += 8
@@ -171,7 +211,7 @@ def timeline_svg(rule: Rule) -> str:
         f"<title>{escape(title)}</title>",
         f'<rect x="0" y="0" width="{WIDTH}" height="{height:g}" fill="#fbf9f4"/>',
         f'<text x="4" y="16" font-size="14" fill="#222">{escape(title)}</text>',
-        *_axis(first, last, 46, height - 4),
+        *_axis(first, last, 46, height - 4, left),
         *body,
         "</svg>",
     ]

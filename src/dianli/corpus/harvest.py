@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import itertools
 import os
 import re
 import time
@@ -52,10 +53,22 @@ from typing import Any
 from dianli.corpus import guwen
 from dianli.errors import DataError, DianliError
 
-BLOCK_DENSITY = 0.30
+BLOCK_DENSITY = 0.25
 """Share of a block's folding key covered by the ritual vocabulary above which it is taken unheaded."""
-ENTRY_DENSITY = 0.30
-"""Share of an entry's key the vocabulary must cover to keep an entry whose name is no known heading."""
+ENTRY_DENSITY = 0.25
+"""Share of an entry's key the vocabulary must cover to keep an entry whose name is no known heading, or
+a long entry (:data:`LONG_ENTRY`) whose name is one."""
+LONG_ENTRY = 600
+"""Key characters beyond which an entry of a list is a record (inscriptions, a history of repairs) rather
+than a rite, unless it is dense in the vocabulary (:data:`LONG_ENTRY_DENSITY`)."""
+LONG_ENTRY_DENSITY = 0.10
+"""Share of a long entry's key the vocabulary must cover to keep it when its name is a known heading."""
+WORSHIP_LIST = 0.5
+"""Share of a block's key in entries naming places of worship above which the block is a list of them
+(a 壇廟 or 祠祀 section under a heading of its own, 「府」, 「閩縣」), taken for the entries that pass."""
+FINAL_SPREAD = 2
+"""A character is the last of a place of worship's name (庙, 坛, 祠 …) when this many rite or section
+headings of the lexicon end in it."""
 CHAPTER_SHARE = 0.5
 """Share of a chapter's key in taken blocks above which the whole chapter is taken."""
 MIN_BODY = 12
@@ -72,7 +85,7 @@ SHOWN_HEADINGS = 12
 """Headings named one by one in an ``[OMITTED: …]`` mark; the rest are counted."""
 
 _CHAPTER = re.compile(r"卷之?[一二三四五六七八九十百〇零]+|^●")
-_COLON_HEAD = re.compile(r"^[\u3000 \t]*(?P<head>[^：:。，；\n]{1,20})[：:]")
+_ENTRY_HEAD = re.compile(r"^(?P<head>[^：:。，；、\u3000\s]{2,20})(?:[：:]|\u3000+)")
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
 _SPLIT = re.compile(r"[\s\u3000，,、。．.；;：:！？!?「」『』“”‘’《》〈〉【】〔〕（）()\[\]{}|/·・…—-]+")
 _QUOTE_KEYS = frozenset({"quote", "text", "action"})
@@ -94,6 +107,9 @@ class Lexicon:
     """Folded heading → the section or rite ids it heads (sub-sections have a ``.`` in their id)."""
     terms: frozenset[str]
     """The ritual vocabulary, folded, :data:`MAX_TERM` characters at most."""
+    finals: frozenset[str] = frozenset()
+    """The characters the names of places of worship end in (庙, 坛, 祠 …): the last character of
+    :data:`FINAL_SPREAD` or more headings of rites and sections (not sub-sections) of the lexicon."""
     left_out: str | None = None
     """A witness whose manifest did not teach the headings (to measure harvest on it)."""
 
@@ -108,6 +124,20 @@ def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[
             yield from _strings(value, keys, inside)
     elif isinstance(node, str) and inside:
         yield node
+
+
+def _without(node: Any, witness: str | None) -> Any:
+    """A YAML tree without the citations of ``witness`` (its quotations teach no vocabulary when harvest is
+    measured on its own work)."""
+    if witness is None:
+        return node
+    if isinstance(node, dict):
+        if node.get("witness") == witness:
+            return {}
+        return {k: _without(v, witness) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_without(v, witness) for v in node]
+    return node
 
 
 def _words(text: str) -> list[str]:
@@ -134,7 +164,7 @@ def _rite_data() -> list[tuple[str, Any]]:
 
 def build_lexicon(leave_out: str | None = None) -> Lexicon:
     """The headings and the vocabulary of the data (module docstring). ``leave_out``: a witness whose
-    manifest's anchors are not used (harvest measured on that witness's own work)."""
+    manifest's anchors and whose quotations are not used (harvest measured on that witness's own work)."""
     from collections import Counter
 
     from dianli.corpus.draft import heading_lexicon
@@ -157,13 +187,15 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
                 for part in _words(_NOTE.sub("", written))[:1]:  # the name before any note or list
                     headings.setdefault(part, {})[rite["id"]] = None
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
-        quotes.update(fold(q) for q in _strings(data, _QUOTE_KEYS))
+        quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
     terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
     terms.update(headings)
+    finals = Counter(k[-1] for k, ids in headings.items() if len(k) >= 2 and any("." not in i for i in ids))
     return Lexicon(
         {k: tuple(v) for k, v in headings.items()},
         frozenset(t for t in terms if len(t) <= MAX_TERM),
+        frozenset(c for c, n in finals.items() if n >= FINAL_SPREAD),
         leave_out,
     )
 
@@ -368,16 +400,21 @@ class Block:
     chapter: bool
     """Its heading names a 卷: a chapter opens here."""
     entries: tuple[tuple[int, int, str], ...]
-    """The lines of its text that open with a name and a colon: (start, end, name's key)."""
+    """The entries of a list in its text — each from a line that opens with the name of a place of worship
+    (ending in one of :attr:`Lexicon.finals`) before a colon or a full-width space, to the next such line —
+    as (start, end, the name's key)."""
+    after_gap: bool = False
+    """It starts a page that follows a page not read (it continues what is not in the text)."""
 
 
 def _line_begin(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
 
-def blocks(text: str, lex: Lexicon) -> tuple[Block, ...]:
+def blocks(text: str, lex: Lexicon, breaks: Sequence[int] = ()) -> tuple[Block, ...]:
     """The blocks of a work's text (module docstring): cut at every heading line that is not in a table
-    of contents."""
+    of contents, and at each offset of ``breaks`` (where a page follows a page that was not read: what
+    stands there continues a block and a chapter whose head is not in the text)."""
     from dianli.corpus.draft import candidates, table_of_contents, text_lines
     from dianli.corpus.normalise import fold
 
@@ -385,7 +422,10 @@ def blocks(text: str, lex: Lexicon) -> tuple[Block, ...]:
     chapter_lines = {
         i for i, line in enumerate(lines) if line.short and _CHAPTER.search(_NOTE.sub("", line.text))
     }
-    toc = table_of_contents(lines, candidates(lines, lex.headings)) - chapter_lines
+    toc = table_of_contents(lines, candidates(lines, lex.headings))
+    toc -= {
+        i for i in chapter_lines if i - 1 not in toc
+    }  # a chapter's title opening a list is no entry of it
     # a short line between two lines of a table of contents is one of them (the run's last entry, when
     # the run is followed by the same list written on one line)
     toc |= {
@@ -393,31 +433,40 @@ def blocks(text: str, lex: Lexicon) -> tuple[Block, ...]:
         for i in range(1, len(lines) - 1)
         if lines[i].short and i - 1 in toc and i + 1 in toc and i not in chapter_lines
     }
+    gaps = {next((i for i, line in enumerate(lines) if line.start >= b), len(lines)) for b in breaks}
     heads = [i for i, line in enumerate(lines) if i not in toc and line.short]
     cuts: list[list[int]] = []
     for i in heads:
-        if cuts and cuts[-1][-1] == i - 1 and not (i in chapter_lines and cuts[-1][-1] not in chapter_lines):
+        joined = cuts and cuts[-1][-1] == i - 1 and i not in gaps
+        if joined and not (i in chapter_lines and cuts[-1][-1] not in chapter_lines):
             cuts[-1].append(i)  # a run of heading lines is one head
         else:
             cuts.append([i])
+    points = sorted([(c[0], c) for c in cuts] + [(i, []) for i in gaps - {c[0] for c in cuts}])
+    points = [(i, group) for i, group in points if i < len(lines)]
     found: list[Block] = []
-    starts = [0] + [_line_begin(text, lines[c[0]].start) for c in cuts]
-    groups: list[list[int]] = [[], *cuts]
+    starts = [0] + [_line_begin(text, lines[i].start) for i, _ in points]
+    groups: list[list[int]] = [[]] + [group for _, group in points]
     ends = [*starts[1:], len(text)]
-    body_from = [0] + [c[-1] + 1 for c in cuts]
-    body_to = [c[0] for c in cuts] + [len(lines)]
-    for group, start, end, first, last in zip(groups, starts, ends, body_from, body_to, strict=True):
+    body_from = [0] + [group[-1] + 1 if group else i for i, group in points]
+    body_to = [i for i, _ in points] + [len(lines)]
+    after_gap = [False] + [i in gaps for i, _ in points]
+    for group, start, end, first, last, gap in zip(
+        groups, starts, ends, body_from, body_to, after_gap, strict=True
+    ):
         if end <= start:
             continue
         body = [lines[i] for i in range(first, last) if i not in toc]
-        entries = []
-        for index in range(first, last):
-            match = _COLON_HEAD.match(lines[index].text)
-            if match is not None and index not in toc:
-                line_start = _line_begin(text, lines[index].start)
-                line_end = lines[index + 1].start if index + 1 < len(lines) else len(text)
-                line_end = _line_begin(text, line_end) if index + 1 < len(lines) else len(text)
-                entries.append((line_start, line_end, fold(_NOTE.sub("", match["head"]))))
+        heads_at = [
+            (_line_begin(text, lines[index].start), fold(_NOTE.sub("", match["head"])))
+            for index in range(first, last)
+            if index not in toc and (match := _ENTRY_HEAD.match(lines[index].text)) is not None
+        ]
+        heads_at = [(at, name) for at, name in heads_at if name and (name[-1] in lex.finals)]
+        entries = [
+            (at, heads_at[n + 1][0] if n + 1 < len(heads_at) else end, name)
+            for n, (at, name) in enumerate(heads_at)
+        ]
         found.append(
             Block(
                 start,
@@ -427,6 +476,7 @@ def blocks(text: str, lex: Lexicon) -> tuple[Block, ...]:
                 "".join(line.key for line in body),
                 any(i in chapter_lines for i in group),
                 tuple(entries),
+                gap,
             )
         )
     return tuple(found)
@@ -473,8 +523,8 @@ class Passage:
     end: int
     headings: tuple[str, ...]
     reason: str
-    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``chapter`` (a ritual
-    chapter taken whole, or a chapter's head)."""
+    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``list`` (a list of places
+    of worship), ``chapter`` (a ritual chapter taken whole, or a chapter's head)."""
 
 
 @dataclass(frozen=True)
@@ -491,23 +541,33 @@ class Harvest:
         return sum(p.end - p.start for p in self.passages)
 
 
-def _reason_of(block: Block, lex: Lexicon, previous_taken: bool) -> str | None:
+def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> str | None:
     for key in block.head_keys:
         match = heading_match(key, lex)
         if match and (any("." not in m for m in match) or previous_taken):
             return "heading"
     if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
         return "content"
+    listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
+    if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
+        return "list"
     return None
+
+
+def _key_of(text: str) -> str:
+    from dianli.corpus.normalise import fold
+
+    return fold(text)
 
 
 def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     """The passages of a work that hold the state rites (module docstring)."""
     started = time.perf_counter()
-    found = blocks(work.text, lex)
+    breaks = [b.start for a, b in itertools.pairwise(work.pages) if b.number != a.number + 1]
+    found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
     for index, block in enumerate(found):
-        reason = _reason_of(block, lex, bool(reasons) and reasons[-1] is not None)
+        reason = _reason_of(block, work.text, lex, bool(reasons) and reasons[-1] is not None)
         if reason == "heading" and len(block.body_key) < MIN_BODY:
             reason = "title" if index + 1 < len(found) else None  # decided by what follows
         reasons.append(reason)
@@ -517,7 +577,7 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     # chapters: a mostly ritual chapter whole, and the head of any chapter something is taken from
     chapters: list[list[int]] = [[]]
     for index, block in enumerate(found):
-        if block.chapter and chapters[-1]:
+        if (block.chapter or block.after_gap) and chapters[-1]:
             chapters.append([])
         chapters[-1].append(index)
     for members in chapters:
@@ -548,24 +608,32 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
 
 
 def _kept(block: Block, text: str, lex: Lexicon, reason: str) -> list[tuple[int, int]]:
-    """The spans of a taken block, its entries that name no known heading and are not dense left out."""
+    """The spans of a taken block: its entries left out that name no known heading and are not dense in
+    the vocabulary, or are long (records rather than rites) and sparse; a list none of whose entries
+    passes gives nothing."""
     if reason == "chapter":
         return [(block.start, block.end)]
     from dianli.corpus.normalise import fold
 
     kept: list[tuple[int, int]] = []
     at = block.start
+    entries = 0
     for start, end, name in block.entries:
+        key = fold(text[start:end])
+        share = density(key, lex.terms)
         if heading_match(name, lex):
-            continue
-        if density(fold(text[start:end]), lex.terms) >= ENTRY_DENSITY:
+            keep = len(key) <= LONG_ENTRY or share >= LONG_ENTRY_DENSITY
+        else:
+            keep = share >= ENTRY_DENSITY
+        if keep:
+            entries += 1
             continue
         if start > at:
             kept.append((at, start))
         at = end
     if block.end > at:
         kept.append((at, block.end))
-    return kept
+    return kept if entries or reason != "list" else []
 
 
 def _merged(spans: list[Passage]) -> tuple[Passage, ...]:
@@ -598,8 +666,9 @@ def file_name(title: str) -> str:
     return f"{slug}.txt"
 
 
-def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
-    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end``: its headings and its length."""
+def _omitted(text: str, start: int, end: int, page: int | None) -> str:
+    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end`` (of one page, if given): its
+    headings and its length."""
     from dianli.corpus.draft import text_lines
 
     part = text[start:end]
@@ -610,10 +679,22 @@ def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
         named += f" … ({len(shown) - SHOWN_HEADINGS} more headings)"
     size = len("".join(part.split()))
     what = f"{named} — " if named else ""
+    where = f"page {page}: " if page is not None else ""
     return (
-        f"[OMITTED: {what}{size:,} characters left out by {MADE_BY}: no heading of the state rites and "
-        "little of their vocabulary]"
+        f"[OMITTED: {where}{what}{size:,} characters left out by {MADE_BY}: no heading of the state rites "
+        "and little of their vocabulary]"
     )
+
+
+def _gap_marks(work: Work, start: int, end: int) -> list[str]:
+    """The marks of the material left out from ``start`` to ``end``, one for each page it covers."""
+    cuts = sorted({start, end, *(p.start for p in work.pages if start < p.start < end)})
+    marks = []
+    for a, b in itertools.pairwise(cuts):
+        if work.text[a:b].strip():
+            page = next((p.number for p in work.pages if p.start <= a < p.end + 1), None)
+            marks.append(_omitted(work.text, a, b, page) + "\n")
+    return marks
 
 
 def _pages_of(work: Work, start: int, end: int) -> list[PageSpan]:
@@ -646,20 +727,22 @@ def transcribed_file(result: Harvest, lex: Lexicon, today: datetime.date | None 
         f"{characters:,} characters ({where})",
         "NOTE: text as stored in the source (its script, not converted); the passages taken verbatim, each "
         "run of text left out between them marked [OMITTED: …] with its headings",
-        "SECTIONS: " + ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings),
+        "SECTIONS: "
+        + (
+            ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings)
+            or "none (the text taken has no heading of its own)"
+        ),
         "=====",
     ]
     out: list[str] = []
     at = 0
     for passage in taken:
-        if passage.start > at and work.text[at : passage.start].strip():
-            out.append(_omitted(work.text, at, passage.start, lex) + "\n")
+        out.extend(_gap_marks(work, at, passage.start))
         out.append(work.text[passage.start : passage.end])
         if not out[-1].endswith("\n"):
             out.append("\n")
         at = passage.end
-    if work.text[at:].strip():
-        out.append(_omitted(work.text, at, len(work.text), lex) + "\n")
+    out.extend(_gap_marks(work, at, len(work.text)))
     return "\n".join(lines) + "\n" + "".join(out)
 
 
@@ -810,3 +893,75 @@ def _on_cluster(
             if progress is not None:
                 progress(result.title)
     return results, used
+
+
+# --- measured against a curator's extent --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Extent:
+    """The harvested extent of a work against a curator's (characters of the folding key)."""
+
+    curated: int
+    """Key characters of the work a curator took (found in the work's text)."""
+    harvested: int
+    """Key characters harvest took."""
+    both: int
+    """Key characters both took."""
+
+    @property
+    def recall(self) -> float:
+        """Share of the curated chapter that harvest found."""
+        return self.both / self.curated if self.curated else 1.0
+
+    @property
+    def precision(self) -> float:
+        """Share of what harvest took that the curator took too."""
+        return self.both / self.harvested if self.harvested else 1.0
+
+
+def _keyed(text: str) -> tuple[str, list[int]]:
+    """The folding key of ``text`` and, for each key character, its offset in ``text``."""
+    from dianli.corpus.normalise import fold_char, is_key_char
+
+    key: list[str] = []
+    where: list[int] = []
+    for offset, char in enumerate(text):
+        if is_key_char(char):
+            key.append(fold_char(char))
+            where.append(offset)
+    return "".join(key), where
+
+
+def curated_positions(work_text: str, curated_body: str) -> set[int]:
+    """The key positions of ``work_text`` that a curated transcription of it holds: each run of the curated
+    text between its editorial marks, line by line, found in order on the folding key."""
+    from dianli.corpus.draft import witness_text
+
+    key, _ = _keyed(work_text)
+    found: set[int] = set()
+    at = 0
+    for run in witness_text(curated_body).split("。"):
+        needle, _ = _keyed(run)
+        if len(needle) < 2:
+            continue
+        hit = key.find(needle, at)
+        if hit < 0:
+            hit = key.find(needle)
+        if hit >= 0:
+            found.update(range(hit, hit + len(needle)))
+            at = hit + len(needle)
+    return found
+
+
+def measure(result: Harvest, curated_body: str) -> Extent:
+    """The harvest of a work against the body of its curated transcription (what a curator took)."""
+    from bisect import bisect_left
+
+    key, where = _keyed(result.work.text)
+    curated = curated_positions(result.work.text, curated_body)
+    harvested: set[int] = set()
+    for passage in result.passages:
+        harvested.update(range(bisect_left(where, passage.start), bisect_left(where, passage.end)))
+    del key
+    return Extent(len(curated), len(harvested), len(curated & harvested))

@@ -250,11 +250,17 @@ class Ceremony:
 
 
 def ceremony(
-    rite: str, place: str, year: int, season: str | None = None, witness: str | None = None
+    rite: str,
+    place: str,
+    year: int,
+    season: str | None = None,
+    witness: str | None = None,
+    practice: str | None = None,
 ) -> Ceremony:
     """The ceremony of ``rite`` (id or name: 祀先師, xianshi) at ``place`` in ``year`` — the occasion with
     the rites held with it — on the day of ``season`` (spring, autumn …, where the rite has several), in
-    ``witness``'s reading (default: the witness governing the place that year)."""
+    ``witness``'s reading (default: the witness governing the place that year); ``practice`` (a practice
+    profile's id) gives the day a living temple holds it instead of the texts' rule."""
     from dianli.program.assemble import assemble
 
-    return Ceremony(assemble(rite, place, year, season=season, witness=witness))
+    return Ceremony(assemble(rite, place, year, season=season, witness=witness, practice=practice))

@@ -187,9 +187,10 @@ class Collated:
         return f"<style>{style}</style>{body}" if style else html.escape(self.text())
 
 
-def collate(rite: str, section: str | None = None) -> Collated:
-    """The witnesses of a rite's section (or of ``section``, by id) aligned side by side."""
-    return Collated(comparison.collate(rite, section))
+def collate(rite: str, section: str | None = None, base: str | None = None) -> Collated:
+    """The witnesses of a rite's section (or of ``section``, by id) aligned side by side; ``base`` (a
+    witness id) gives the readings every other witness is compared with (default: the closest to all)."""
+    return Collated(comparison.collate(rite, section, base=base))
 
 
 COMPARE_COLUMNS = (

@@ -3,7 +3,7 @@ local static files. Bad parameters give a 4xx page saying what is accepted.
 
 Caching: the program page (the booklet) is rendered once per ceremony and kept in an LRU cache
 (:func:`dianli.web.pages.booklet_html`, keyed by canonical ids); the movements' audio is rendered once
-per process (:func:`dianli.api.program_audio`); responses of both carry ``Cache-Control`` so a browser
+per process (:func:`dianli.program.audio.movement_audio`); responses of both carry ``Cache-Control`` so a browser
 keeps them too. In front of every route, :class:`dianli.web.responses.PageCache` keeps each successful
 GET answer (the pages are pure functions of their URL) and gives HEAD, ETag/304, Range (206/416) and gzip;
 a route whose answer must not be kept sends ``Cache-Control: no-store``.
@@ -25,33 +25,27 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from dianli import __version__
-from dianli.api import (
-    BOOKLET_APPENDICES,
-    RITE_FIRST_YEAR,
-    RITE_LAST_YEAR,
-    SPRING_OX_FIRST_YEAR,
-    SPRING_OX_LAST_YEAR,
-    DanceAudio,
-    DianliError,
-    OutOfRangeError,
-    UnknownValueError,
-    all_witnesses,
-    booklet_environment,
-    calendar_feed,
-    check_score_witness,
-    dance_asymmetries,
-    dance_html,
-    dance_movement,
-    default_place,
-    movement_ids,
-    movement_info,
-    music_findings,
-    nofont_html,
-    place_year_range,
-    program_audio,
-    program_json,
-    program_seasons,
-)
+from dianli.corpus.witnesses import all_witnesses
+from dianli.dance.animate import render_html as dance_html
+from dianli.dance.audio import Audio as DanceAudio
+from dianli.dance.mirror import asymmetries as dance_asymmetries
+from dianli.dance.notation import movement as dance_movement
+from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
+from dianli.music.render import music_findings
+from dianli.music.score import check_score_witness, movement_ids, movement_info
+from dianli.places.places import default_place
+from dianli.places.places import year_range as place_year_range
+from dianli.program.audio import movement_audio as program_audio
+from dianli.program.config import season_ids as program_seasons
+from dianli.program.export import to_json as program_json
+from dianli.program.html import APPENDICES as BOOKLET_APPENDICES
+from dianli.program.html import environment as booklet_environment
+from dianli.program.nofont import nofont_html
+from dianli.rites.subscription import calendar_feed
+from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
+from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
+from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
 from dianli.web import live, pages
 from dianli.web.responses import PageCache
 

@@ -1,9 +1,9 @@
 """Conducting a ceremony live: the run sheet (``/live/{rite}``), and the hub that keeps every device
 of one ceremony on the same step over a WebSocket (``/live/{rite}/ws``).
 
-The sheet is built from the program's step list and music cues (``dianli.api``), whatever their shape:
-steps are taken in the order and with the numbers the program gives them, each movement's cue is found
-by the step that names it. A ceremony is keyed by its canonical rite id, place id, year, season and
+The sheet is built from the program's step list and music cues (``dianli.ceremony``), whatever their
+shape: steps are taken in the order and with the numbers the program gives them, each movement's cue is
+found by the step that names it. A ceremony is keyed by its canonical rite id, place id, year, season and
 witness (the program's own), so every spelling of one ceremony (祀先師 or its id, a place by name or id)
 meets on one key.
 
@@ -45,24 +45,19 @@ from fastapi import FastAPI, Query, WebSocket
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+import dianli
 from dianli import __version__
-from dianli.api import (
-    RITE_FIRST_YEAR,
-    RITE_LAST_YEAR,
-    DianliError,
-    OutOfRangeError,
-    Program,
-    UnknownValueError,
-    assemble_program,
-    booklet_environment,
-    dance_witnesses,
-    default_dance_witness,
-    default_place,
-    default_timing,
-    parse_dance,
-    program_seasons,
-    rite_catalogue,
-)
+from dianli.dance.notation import dance_witnesses, default_dance_witness
+from dianli.dance.notation import parse_movement as parse_dance
+from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
+from dianli.music.cues import default_timing
+from dianli.places.places import default_place
+from dianli.program.config import season_ids as program_seasons
+from dianli.program.html import environment as booklet_environment
+from dianli.program.model import Program
+from dianli.rites.variants import rite_catalogue
+from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
+from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
 
 STATIC_DIR = Path(__file__).parent / "static"
 SHEET_CACHE_SIZE = 32
@@ -258,7 +253,7 @@ _build_lock = threading.Lock()
 def _sheet_cached(
     rite: str, place: str, year: int, season: str | None, witness: str | None
 ) -> dict[str, Any]:
-    return build_sheet(assemble_program(rite, place, year, season=season, witness=witness))
+    return build_sheet(dianli.ceremony(rite, place, year, season=season, witness=witness).program)
 
 
 def sheet(rite: str, place: str | None, year: int, season: str | None, witness: str | None) -> dict[str, Any]:

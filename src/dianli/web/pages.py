@@ -7,87 +7,79 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from dianli.api import (
-    EXPORT_DEFAULT_YEARS,
-    EXPORT_FORMATS,
-    EXPORT_TABLES,
-    KIND_LABELS,
-    RITE_QING_LAST_YEAR,
-    SPRING_OX_FIRST_YEAR,
-    SPRING_OX_LAST_YEAR,
-    DianliError,
-    OutOfRangeError,
-    Period,
-    Place,
-    Program,
-    SourceKind,
-    UnknownValueError,
-    VariationRule,
+import dianli
+from dianli.calendar.lunisolar import parse_day
+from dianli.calendar.reigns import reign_year
+from dianli.comparison.align import align as align_witness
+from dianli.comparison.align_report import to_data as alignment_data
+from dianli.comparison.collate_report import legend as collation_legend
+from dianli.comparison.collate_report import table_cells as collation_cells
+from dianli.comparison.collate_tei import to_collatex_json as collatex_json
+from dianli.comparison.collate_tei import to_tei as collation_tei
+from dianli.comparison.variation import Rule as VariationRule
+from dianli.comparison.variation import format_ranges as format_year_ranges
+from dianli.comparison.variation import variation
+from dianli.comparison.variation_svg import map_svg as variation_map_svg
+from dianli.comparison.variation_svg import reading_colour as variation_colour
+from dianli.comparison.variation_svg import timeline_svg as variation_timeline_svg
+from dianli.corpus.dated_events import governing_witnesses
+from dianli.corpus.dated_events import timeline as dated_timeline
+from dianli.corpus.labels import use_label
+from dianli.corpus.search import search
+from dianli.corpus.sections import sections
+from dianli.corpus.sources import SourceKind
+from dianli.corpus.supplied import supply
+from dianli.corpus.timeline_svg import timeline_svg as dated_events_svg
+from dianli.corpus.witnesses import load_witness, manifest, witness_ids
+from dianli.errors import DianliError, OutOfRangeError, UnknownValueError
+from dianli.music.apparatus import KIND_LABELS, apparatus
+from dianli.music.columns import witness_columns_svg
+from dianli.music.cues import character_times
+from dianli.music.engrave import engraved_svg
+from dianli.music.instruments import fingering, fingering_witnesses
+from dianli.music.pitch import lu
+from dianli.music.score import (
     accepted_movement_names,
-    align_witness,
-    alignment_data,
-    all_places,
-    apparatus,
-    assemble_program,
-    authority_days,
-    character_times,
-    collate,
-    collatex_json,
-    collation_cells,
-    collation_legend,
-    collation_tei,
-    datapackage_zip,
-    dated_events_svg,
-    dated_timeline,
-    engraved_svg,
-    fingering,
-    fingering_witnesses,
-    format_year_ranges,
-    get_place,
-    governing_witness,
-    governing_witnesses,
-    load_witness,
-    lu,
-    manifest,
     movement,
-    observances_for,
-    occasion_calendar,
-    occurrence_record,
-    parse_authority_days,
-    parse_day,
-    place_sources,
-    place_year_range,
-    places_in_year,
-    places_map_svg,
-    profile_ids,
-    qing_rule_ends,
-    reign_year,
-    render_booklet,
-    rite_catalogue,
     score_witness,
     score_witnesses,
-    search,
-    section_segments,
-    sections,
-    source_uses,
-    spring_ox,
-    spring_ox_rule_choice,
-    spring_ox_rule_ids,
-    spring_ox_svg,
-    spring_ox_text,
-    stamp_provenance,
-    subscription_query,
-    supply,
-    translation_segments,
-    use_label,
-    variation,
-    variation_colour,
-    variation_map_svg,
-    variation_timeline_svg,
-    witness_columns_svg,
-    witness_ids,
     witness_movement_info,
 )
+from dianli.opendata.package import FORMATS as EXPORT_FORMATS
+from dianli.opendata.package import package_zip as datapackage_zip
+from dianli.opendata.schema import TABLES as EXPORT_TABLES
+from dianli.opendata.tables import DEFAULT_YEARS as EXPORT_DEFAULT_YEARS
+from dianli.outside import source_uses
+from dianli.places.governs import governing_witness
+from dianli.places.map import render_map as places_map_svg
+from dianli.places.places import (
+    Period,
+    Place,
+    all_places,
+    get_place,
+    place_sources,
+    places_in_year,
+    qing_rule_ends,
+)
+from dianli.places.places import year_range as place_year_range
+from dianli.program.html import render_booklet
+from dianli.program.model import Program
+from dianli.program.textview import section_segments, translation_segments
+from dianli.provenance import stamp_markup as stamp_provenance
+from dianli.rites.export import occurrence_record
+from dianli.rites.observances import authority_days, observances_for, parse_authority_days
+from dianli.rites.occasion import occasion_calendar
+from dianli.rites.subscription import subscription_query
+from dianli.rites.variants import rite_catalogue
+from dianli.rites.years import QING_LAST_YEAR as RITE_QING_LAST_YEAR
+from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
+from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
+from dianli.spring_ox.figure import choose_rule as spring_ox_rule_choice
+from dianli.spring_ox.figure import spring_ox
+from dianli.spring_ox.profiles import profile_ids
+from dianli.spring_ox.profiles import rule_ids as spring_ox_rule_ids
+from dianli.spring_ox.report import render_text as spring_ox_text
+from dianli.spring_ox.svg import render_svg as spring_ox_svg
 
 PROGRAM_CACHE_SIZE = 64
 """Booklets kept in memory (keyed by the canonical rite id, place id, year, season and witness)."""
@@ -121,7 +113,7 @@ def canonical_program_key(
 
 @functools.lru_cache(maxsize=PROGRAM_CACHE_SIZE)
 def _assemble(rite: str, place: str, year: int, season: str | None, witness: str | None) -> Program:
-    return assemble_program(rite, place, year, season=season, witness=witness)
+    return dianli.ceremony(rite, place, year, season=season, witness=witness).program
 
 
 @functools.lru_cache(maxsize=PROGRAM_CACHE_SIZE)
@@ -411,7 +403,8 @@ def variants_index() -> dict[str, Any]:
 def variants_ranked(kind: str | None) -> dict[str, Any]:
     """The rules on which the witnesses contradict each other, most varied first, each with its sentence
     and evidence (:mod:`dianli.comparison.ranking`)."""
-    from dianli.api import FACT_KINDS, KINDS, ranked
+    from dianli.comparison.ranking import ranked
+    from dianli.comparison.values import FACT_KINDS, KINDS
 
     found = ranked(kind=kind)
     kinds = [{"id": k, "label": KINDS[k].label} for k in FACT_KINDS]
@@ -420,7 +413,7 @@ def variants_ranked(kind: str | None) -> dict[str, Any]:
 
 def variants_changes(boundary: int | None) -> dict[str, Any]:
     """What changed at ``boundary`` (default: the Qing's first year), each change with its sentence."""
-    from dianli.api import CHANGES, before_and_after, boundary_label, qing_start
+    from dianli.comparison.dynasty import CHANGES, before_and_after, boundary_label, qing_start
 
     year = qing_start() if boundary is None else boundary
     found = before_and_after(boundary=year)
@@ -491,7 +484,7 @@ def export_zip() -> bytes:
 
 @functools.lru_cache(maxsize=32)
 def _collation(rite: str, section: str | None, base: str | None) -> Any:
-    return collate(rite, section, base=base)
+    return dianli.collate(rite, section, base=base).collation
 
 
 def collation_page(rite: str, section: str | None, base: str | None) -> dict[str, Any]:
