@@ -102,7 +102,7 @@ def test_check_lists_every_problem(broken: Path) -> None:
         text.split()
     )
     assert "ok the witness manifests" in " ".join(text.split())
-    assert "4 problem(s) in 1 of 5 checks" in _one_line(done.stderr)
+    assert "4 problem(s) in 1 of 6 checks" in _one_line(done.stderr)
 
 
 def test_check_passes_on_the_package_and_a_sound_folder() -> None:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from enum import StrEnum
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from dianli.cli.common import console, run_guarded, show_table
+from dianli.cli.common import console, run_guarded, show_table, write_text_output
+from dianli.comparison.record import FIELDS as RECORD_FIELDS
+from dianli.comparison.record import corpus_table
 from dianli.corpus.search import search
 from dianli.corpus.sections import find_sections, sections
 from dianli.corpus.tree import section_defs
@@ -24,10 +29,29 @@ NOTE_STYLE = "dim italic cyan"
 HIT_STYLE = "bold black on yellow"
 
 
+class ListFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    json = "json"
+
+
 @texts_app.command("list")
 @run_guarded
-def list_witnesses() -> None:
-    """List the witnesses: id, title, year, script, authority, the places each governs, its sections."""
+def list_witnesses(
+    fmt: ListFormat = typer.Option(  # noqa: B008
+        ListFormat.text,
+        "--format",
+        "-f",
+        help="text: the witnesses with their years, places and sections; csv or json: the corpus table — "
+        "how each was made (harvested from which pages, when), its clauses and the share aligned, its "
+        "drafted readings pending, accepted, rejected and edited, and the texts set aside with why.",
+    ),
+) -> None:
+    """List the witnesses: id, title, year, script, authority, the places each governs, its sections; or,
+    with --format csv or json, the corpus table of how each was made and reviewed."""
+    if fmt is not ListFormat.text:
+        _corpus_table(fmt)
+        return
     table = Table(title="Witnesses", show_lines=False)
     for column in ("id", "title", "compiled", "script", "language", "authority", "governs", "sections"):
         table.add_column(column)
@@ -44,6 +68,19 @@ def list_witnesses() -> None:
             str(count),
         )
     show_table(table)
+
+
+def _corpus_table(fmt: ListFormat) -> None:
+    rows = corpus_table()
+    if fmt is ListFormat.json:
+        data = [dict(zip(RECORD_FIELDS, r.row(), strict=True)) for r in rows]
+        write_text_output(json.dumps(data, ensure_ascii=False, indent=1), None)
+        return
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(RECORD_FIELDS)
+    writer.writerows(r.row() for r in rows)
+    write_text_output(buffer.getvalue(), None)
 
 
 def _governs(info: WitnessInfo) -> str:

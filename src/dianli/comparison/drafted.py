@@ -29,12 +29,10 @@ from dianli.calendar.term_names import SOLAR_TERMS
 from dianli.comparison.facts import Found, text_facts
 from dianli.comparison.values import MONTHS, NTH, OPEN, day_number, rule_text
 from dianli.corpus.normalise import fold
+from dianli.corpus.witnesses import DRAFTED_FILE as DRAFTED_FILE  # the proposals' file: defined there
 from dianli.corpus.witnesses import witness_info
 from dianli.rites.load import all_rites
 from dianli.rites.model import Rite
-
-DRAFTED_FILE = "drafted.yaml"
-"""The proposals of a witness, in its folder's ``readings/``: loaded as its reading, marked as a draft."""
 
 _MONTH = {f"{m}月": n for n, m in enumerate(MONTHS, start=1)}
 _NTH = {v: k for k, v in NTH.items()}

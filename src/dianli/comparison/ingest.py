@@ -116,11 +116,13 @@ def corpus_folder(folder: Path) -> tuple[Path, tuple[tuple[str, Path], ...]]:
         if single
         else [c for c in sorted(folder.iterdir()) if c.is_dir() and not c.name.startswith((".", "_"))]
     )
-    found = tuple(
-        (load_model_path(c / MANIFEST_FILE, WitnessManifest).id, c)
+    manifests = [
+        (load_model_path(c / MANIFEST_FILE, WitnessManifest), c)
         for c in candidates
         if (c / MANIFEST_FILE).is_file()
-    )
+    ]
+    # a text that stays out of the corpus (made: {stays_out: why}) is no witness to align
+    found = tuple((m.id, c) for m, c in manifests if m.made is None or m.made.stays_out is None)
     if not found:
         raise UnknownValueError(
             "corpus folder",

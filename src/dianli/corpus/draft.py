@@ -703,6 +703,10 @@ def draft_manifest(path: Path) -> dict[str, Any]:
         "fragments": [{"file": path.name, "note": "the file as transcribed (draft)"}],
         "anchors": [list(a) for a in find_anchors(text)],
     }
+    from dianli.corpus.harvest import MADE_BY
+
+    if f"harvested by {MADE_BY}" in work:  # how it was made; its pages and day are in the file's header
+        data["made"] = {"by": "harvest"}
     if place is None:  # a manifest that governs no place says why (checked when the corpus loads)
         data["governs_no_place"] = (
             f"draft: the title 「{title}」 names no unit of `dianli places`; to be checked"

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import itertools
 import os
 import re
 import time
@@ -59,7 +60,12 @@ ENTRY_DENSITY = 0.25
 a long entry (:data:`LONG_ENTRY`) whose name is one."""
 LONG_ENTRY = 600
 """Key characters beyond which an entry of a list is a record (inscriptions, a history of repairs) rather
-than a rite, unless it is dense in the vocabulary."""
+than a rite, unless it is dense in the vocabulary (:data:`LONG_ENTRY_DENSITY`)."""
+LONG_ENTRY_DENSITY = 0.10
+"""Share of a long entry's key the vocabulary must cover to keep it when its name is a known heading."""
+WORSHIP_LIST = 0.5
+"""Share of a block's key in entries naming places of worship above which the block is a list of them
+(a 壇廟 or 祠祀 section under a heading of its own, 「府」, 「閩縣」), taken for the entries that pass."""
 FINAL_SPREAD = 2
 """A character is the last of a place of worship's name (庙, 坛, 祠 …) when this many rite or section
 headings of the lexicon end in it."""
@@ -120,6 +126,20 @@ def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[
         yield node
 
 
+def _without(node: Any, witness: str | None) -> Any:
+    """A YAML tree without the citations of ``witness`` (its quotations teach no vocabulary when harvest is
+    measured on its own work)."""
+    if witness is None:
+        return node
+    if isinstance(node, dict):
+        if node.get("witness") == witness:
+            return {}
+        return {k: _without(v, witness) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_without(v, witness) for v in node]
+    return node
+
+
 def _words(text: str) -> list[str]:
     """The folded words of a data string: parted at punctuation and brackets, two characters or more."""
     from dianli.corpus.normalise import fold
@@ -144,7 +164,7 @@ def _rite_data() -> list[tuple[str, Any]]:
 
 def build_lexicon(leave_out: str | None = None) -> Lexicon:
     """The headings and the vocabulary of the data (module docstring). ``leave_out``: a witness whose
-    manifest's anchors are not used (harvest measured on that witness's own work)."""
+    manifest's anchors and whose quotations are not used (harvest measured on that witness's own work)."""
     from collections import Counter
 
     from dianli.corpus.draft import heading_lexicon
@@ -167,7 +187,7 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
                 for part in _words(_NOTE.sub("", written))[:1]:  # the name before any note or list
                     headings.setdefault(part, {})[rite["id"]] = None
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
-        quotes.update(fold(q) for q in _strings(data, _QUOTE_KEYS))
+        quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
     terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
     terms.update(headings)
@@ -503,8 +523,8 @@ class Passage:
     end: int
     headings: tuple[str, ...]
     reason: str
-    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``chapter`` (a ritual
-    chapter taken whole, or a chapter's head)."""
+    """Why: ``heading`` (a known heading), ``content`` (dense in the vocabulary), ``list`` (a list of places
+    of worship), ``chapter`` (a ritual chapter taken whole, or a chapter's head)."""
 
 
 @dataclass(frozen=True)
@@ -521,24 +541,33 @@ class Harvest:
         return sum(p.end - p.start for p in self.passages)
 
 
-def _reason_of(block: Block, lex: Lexicon, previous_taken: bool) -> str | None:
+def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> str | None:
     for key in block.head_keys:
         match = heading_match(key, lex)
         if match and (any("." not in m for m in match) or previous_taken):
             return "heading"
     if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
         return "content"
+    listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
+    if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
+        return "list"
     return None
+
+
+def _key_of(text: str) -> str:
+    from dianli.corpus.normalise import fold
+
+    return fold(text)
 
 
 def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     """The passages of a work that hold the state rites (module docstring)."""
     started = time.perf_counter()
-    breaks = [b.start for a, b in zip(work.pages, work.pages[1:], strict=False) if b.number != a.number + 1]
+    breaks = [b.start for a, b in itertools.pairwise(work.pages) if b.number != a.number + 1]
     found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
     for index, block in enumerate(found):
-        reason = _reason_of(block, lex, bool(reasons) and reasons[-1] is not None)
+        reason = _reason_of(block, work.text, lex, bool(reasons) and reasons[-1] is not None)
         if reason == "heading" and len(block.body_key) < MIN_BODY:
             reason = "title" if index + 1 < len(found) else None  # decided by what follows
         reasons.append(reason)
@@ -579,25 +608,32 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
 
 
 def _kept(block: Block, text: str, lex: Lexicon, reason: str) -> list[tuple[int, int]]:
-    """The spans of a taken block: its entries left out that are not dense in the vocabulary and either name
-    no known heading or are long (records rather than rites)."""
+    """The spans of a taken block: its entries left out that name no known heading and are not dense in
+    the vocabulary, or are long (records rather than rites) and sparse; a list none of whose entries
+    passes gives nothing."""
     if reason == "chapter":
         return [(block.start, block.end)]
     from dianli.corpus.normalise import fold
 
     kept: list[tuple[int, int]] = []
     at = block.start
+    entries = 0
     for start, end, name in block.entries:
         key = fold(text[start:end])
-        known = bool(heading_match(name, lex))
-        if (known and len(key) <= LONG_ENTRY) or density(key, lex.terms) >= ENTRY_DENSITY:
+        share = density(key, lex.terms)
+        if heading_match(name, lex):
+            keep = len(key) <= LONG_ENTRY or share >= LONG_ENTRY_DENSITY
+        else:
+            keep = share >= ENTRY_DENSITY
+        if keep:
+            entries += 1
             continue
         if start > at:
             kept.append((at, start))
         at = end
     if block.end > at:
         kept.append((at, block.end))
-    return kept
+    return kept if entries or reason != "list" else []
 
 
 def _merged(spans: list[Passage]) -> tuple[Passage, ...]:
@@ -630,8 +666,9 @@ def file_name(title: str) -> str:
     return f"{slug}.txt"
 
 
-def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
-    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end``: its headings and its length."""
+def _omitted(text: str, start: int, end: int, page: int | None) -> str:
+    """The ``[OMITTED: …]`` mark of the material from ``start`` to ``end`` (of one page, if given): its
+    headings and its length."""
     from dianli.corpus.draft import text_lines
 
     part = text[start:end]
@@ -642,10 +679,22 @@ def _omitted(text: str, start: int, end: int, lex: Lexicon) -> str:
         named += f" … ({len(shown) - SHOWN_HEADINGS} more headings)"
     size = len("".join(part.split()))
     what = f"{named} — " if named else ""
+    where = f"page {page}: " if page is not None else ""
     return (
-        f"[OMITTED: {what}{size:,} characters left out by {MADE_BY}: no heading of the state rites and "
-        "little of their vocabulary]"
+        f"[OMITTED: {where}{what}{size:,} characters left out by {MADE_BY}: no heading of the state rites "
+        "and little of their vocabulary]"
     )
+
+
+def _gap_marks(work: Work, start: int, end: int) -> list[str]:
+    """The marks of the material left out from ``start`` to ``end``, one for each page it covers."""
+    cuts = sorted({start, end, *(p.start for p in work.pages if start < p.start < end)})
+    marks = []
+    for a, b in itertools.pairwise(cuts):
+        if work.text[a:b].strip():
+            page = next((p.number for p in work.pages if p.start <= a < p.end + 1), None)
+            marks.append(_omitted(work.text, a, b, page) + "\n")
+    return marks
 
 
 def _pages_of(work: Work, start: int, end: int) -> list[PageSpan]:
@@ -678,20 +727,22 @@ def transcribed_file(result: Harvest, lex: Lexicon, today: datetime.date | None 
         f"{characters:,} characters ({where})",
         "NOTE: text as stored in the source (its script, not converted); the passages taken verbatim, each "
         "run of text left out between them marked [OMITTED: …] with its headings",
-        "SECTIONS: " + ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings),
+        "SECTIONS: "
+        + (
+            ", ".join(_UNSAFE_MARK.sub(" ", h).strip() for h in headings)
+            or "none (the text taken has no heading of its own)"
+        ),
         "=====",
     ]
     out: list[str] = []
     at = 0
     for passage in taken:
-        if passage.start > at and work.text[at : passage.start].strip():
-            out.append(_omitted(work.text, at, passage.start, lex) + "\n")
+        out.extend(_gap_marks(work, at, passage.start))
         out.append(work.text[passage.start : passage.end])
         if not out[-1].endswith("\n"):
             out.append("\n")
         at = passage.end
-    if work.text[at:].strip():
-        out.append(_omitted(work.text, at, len(work.text), lex) + "\n")
+    out.extend(_gap_marks(work, at, len(work.text)))
     return "\n".join(lines) + "\n" + "".join(out)
 
 

@@ -50,6 +50,9 @@ READINGS_DIR = "readings"
 ALIGNMENT_FILE = "alignment.yaml"
 """In a witness folder: the clauses ``dianli align --write`` found *same* as a modelled element, each an
 agreeing citation of that element in this witness's reading (generated; re-run after the data changes)."""
+DRAFTED_FILE = "drafted.yaml"
+"""In a witness folder's ``readings/``: the drafted readings still to review (``dianli ingest --drafts``
+proposes them, ``dianli align W --review`` accepts or rejects each); a curated witness has none pending."""
 PACKAGE_DIR = "witnesses"
 
 Script = Literal["traditional", "simplified"]
@@ -91,6 +94,26 @@ class FragmentFile(_Strict):
     starts_in: str | None = None
 
 
+MadeBy = Literal["harvest", "hand"]
+"""How a witness's text was made: found by ``dianli harvest`` in a work's pages, or chosen by a person."""
+
+
+class Made(_Strict):
+    """How the witness was made, where its own files do not say it (``made:`` of ``witness.yaml``).
+
+    Which pages its text was harvested from, and when, is in its text file's header (``SOURCE:``, ``WORK:``);
+    its review — the proposals accepted and rejected — in its ``review.yaml`` and ``readings/``: the corpus
+    table (``dianli texts list --format csv``) reads them there. What only a person can say is here.
+    """
+
+    by: MadeBy
+    nothing_beyond_base: str | None = Field(default=None, min_length=1)
+    """Why the witness's chapter states nothing its base does not (it is kept as a witness of that)."""
+    stays_out: str | None = Field(default=None, min_length=1)
+    """Why the text stays out of the corpus (too corrupt to read …): the folder is kept, with its reason,
+    and listed in the corpus table, but it is no witness — nothing cites it, governs by it or aligns it."""
+
+
 class WitnessManifest(_Strict):
     """The schema of ``witness.yaml``."""
 
@@ -112,6 +135,9 @@ class WitnessManifest(_Strict):
     edition another witness governs by, a gazetteer of no unit of :mod:`dianli.places` …"""
     fragments: tuple[FragmentFile, ...] = Field(min_length=1)
     anchors: tuple[tuple[str, str], ...] = ()
+    made: Made | None = None
+    """How it was made, where its own files do not say (:class:`Made`); left out for the witnesses curated
+    by hand before harvesting existed."""
 
 
 class Governed(_Strict):
@@ -154,6 +180,7 @@ class WitnessInfo(_Strict):
     files: tuple[FragmentFile, ...]
     anchors: tuple[tuple[str, str], ...]
     folder: Path
+    made: Made | None = None
 
     @property
     def manifest_path(self) -> Path:
@@ -242,9 +269,34 @@ def manifest() -> tuple[WitnessInfo, ...]:
             for folder in _witness_folders(root)
         ]
         in_root.sort(key=lambda pair: (pair[1].compiled.year, pair[1].id))
-        found.extend(in_root)
+        found.extend(pair for pair in in_root if not _stays_out(pair[1]))
     _check(found)
     return tuple(_info(path, entry) for path, entry in found)
+
+
+def _stays_out(entry: WitnessManifest) -> bool:
+    return entry.made is not None and entry.made.stays_out is not None
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A text kept with its folder and manifest but out of the corpus (``made: {stays_out: why}``)."""
+
+    id: str
+    title: str
+    why: str
+    folder: Path
+
+
+def set_aside() -> tuple[SetAside, ...]:
+    """The folders of every root whose manifest says the text stays out of the corpus, with why."""
+    out = []
+    for root in witness_roots():
+        for folder in _witness_folders(root):
+            entry = load_model_path(folder / MANIFEST_FILE, WitnessManifest)
+            if entry.made is not None and entry.made.stays_out is not None:
+                out.append(SetAside(entry.id, entry.title, entry.made.stays_out, folder))
+    return tuple(out)
 
 
 def _effective_base(entry: WitnessManifest) -> str | None:
@@ -402,6 +454,7 @@ def _info(path: Path, entry: WitnessManifest) -> WitnessInfo:
         files=entry.fragments,
         anchors=entry.anchors,
         folder=path.parent,
+        made=entry.made,
     )
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from dianli.corpus.cite import Citation
 from dianli.corpus.labels import witness_label
 from dianli.corpus.sources import WitnessCite
-from dianli.corpus.witnesses import witness_ids
+from dianli.corpus.witnesses import WitnessInfo, witness_ids
 from dianli.errors import DataError, DianliError, UnknownValueError
 from dianli.places.places import get_place, place_names
 from dianli.rites.model import Altar, Include, OccasionLink, Part, Rite, walk_paths
@@ -152,7 +152,31 @@ def _manifests(witness: str | None) -> list[CheckResult]:
     return [
         CheckResult(name, len(infos), "manifests"),
         CheckResult("the quotes of the manifests", quotes, "quotes", tuple(problems)),
+        CheckResult(
+            "no curated witness with drafted readings pending", len(infos), "manifests", _pending(infos)
+        ),
     ]
+
+
+def _pending(infos: list[WitnessInfo]) -> tuple[str, ...]:
+    """A witness marked curated whose drafted readings still await review (they would be read as its
+    reading unreviewed): each named, with what to do."""
+    from dianli.corpus.witnesses import DRAFTED_FILE, READINGS_DIR
+    from dianli.datafile import read_yaml
+
+    problems = []
+    for info in infos:
+        drafted = info.folder / READINGS_DIR / DRAFTED_FILE
+        if info.status != "curated" or not drafted.is_file():
+            continue
+        pending = (read_yaml(drafted.read_text(encoding="utf-8")) or {}).get("rites") or []
+        if pending:
+            problems.append(
+                f"{info.manifest_path}: status: curated, but {len(pending)} drafted reading(s) in {drafted} "
+                f"await review; accepted: review them first (dianli align {info.id} --review --accept N / "
+                "--reject N), or keep status: draft"
+            )
+    return tuple(problems)
 
 
 def _rite_data(witness: str | None) -> list[CheckResult]:
