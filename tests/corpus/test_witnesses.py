@@ -99,7 +99,7 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
     packaged = [info for info in manifest() if info.folder.parent == package_root()]
     none = sorted(info.id for info in packaged if not info.governs)
     before_qing = sorted(info.id for info in packaged if info.compiled_year < qing_start())
-    assert {"chunxi-sanshan-zhi-8", "bamin-tongzhi-58"} <= set(before_qing)
+    assert {"chunxi-sanshan-zhi-8", "bamin-tongzhi-58", "linting-zhi"} <= set(before_qing)
     assert none == sorted(["fujian-tongzhi-14-modern", "jinmen-zhi-4", "tingzhou-fuzhi", *before_qing])
 
 
