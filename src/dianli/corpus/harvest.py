@@ -807,11 +807,15 @@ def harvest_sources(
     leave_out: str | None = None,
     today: datetime.date | None = None,
     connect_timeout_s: float = 10.0,
+    counted: Callable[[int], None] | None = None,
 ) -> HarvestRun:
     """Harvest every work of the sources (:func:`load_works`) in parallel with Dask, one task per work: by
     default on local processes (``workers``, default the machine's cores), with ``scheduler`` on a
-    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task."""
+    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task. ``counted`` is
+    told how many works there are once they are read; ``progress`` each work's title as it is done."""
     works = load_works(paths)
+    if counted is not None:
+        counted(len(works))
     names: dict[str, str] = {}
     for work in works:
         name = file_name(work.title)
