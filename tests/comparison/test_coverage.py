@@ -9,6 +9,7 @@ must be in one list or the other; a witness added as a folder is held to nothing
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, not_procedural, section_figures
 from dianli.corpus.witnesses import witness_ids
@@ -145,6 +146,10 @@ ENFORCED: tuple[tuple[str, str], ...] = (
     ("penghu-tingzhi-2", "guandi"),
     ("penghu-tingzhi-2", "tianhou"),
     ("penghu-tingzhi-2", "longshen"),
+    ("gemalan-zhilue-7", "tianhou"),
+    ("gemalan-zhilue-7", "wenchang"),
+    ("gemalan-zhilue-7", "xiannong"),
+    ("gemalan-zhilue-7", "yingchun"),
 )
 """(witness, top-level section) pairs at or above the target: held to it."""
 
@@ -190,6 +195,11 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("gemalan-tingzhi-3", "fengjiao"): "7/12",
     ("miaoli-xianzhi-10", "xiangyinjiu"): "6/10",
     ("penghu-tingzhi-2", "cisi"): "4/5",
+    ("gemalan-zhilue-7", "guandi"): "1/2",
+    ("gemalan-zhilue-7", "sheji"): "1/2",
+    ("gemalan-zhilue-7", "shanchuan"): "1/5",
+    ("gemalan-zhilue-7", "chenghuang"): "11/14",
+    ("gemalan-zhilue-7", "cisi"): "37/38",
 }
 """Pairs still below the target (covered/total), not yet enforced; `dianli coverage --uncovered` lists
 their clauses."""
@@ -219,19 +229,20 @@ def test_coverage_target(witness: str, section: str) -> None:
 def _curated() -> list[str]:
     """The witnesses the rite data cites or that have readings of their own (curated by hand): a witness
     added as a folder and not yet curated is reported by `dianli coverage` and aligned by `dianli align`,
-    but held to nothing here; nor is one harvested and reviewed (``made: {by: harvest}``), whose readings
-    are the drafted proposals a person accepted, not a hand curation of every clause (issue #26)."""
-    from dianli.corpus.witnesses import reading_files, witness_info
+    but held to nothing here; so is one made by the automatic path whose reading files state no rite (the
+    ``rites: []`` that `dianli align --review` leaves when every drafted reading was rejected)."""
+    from dianli.corpus.witnesses import reading_files
     from dianli.rites.load import all_rites
     from dianli.rites.model import walk_elements
 
     cited = {c.witness for r in all_rites().values() for e in walk_elements(r) for c in e.citations}
 
-    def harvested(witness: str) -> bool:
-        made = witness_info(witness).made
-        return made is not None and made.by == "harvest"
+    def states_a_rite(witness: str) -> bool:
+        return any(
+            (yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("rites") for p in reading_files(witness)
+        )
 
-    return [w for w in witness_ids() if w in cited or (reading_files(w) and not harvested(w))]
+    return [w for w in witness_ids() if w in cited or states_a_rite(w)]
 
 
 WITNESS_FLOOR_PERCENT = 80.0
@@ -239,15 +250,37 @@ WITNESS_FLOOR_PERCENT = 80.0
 automatic *same* citations counting)."""
 
 
-@pytest.mark.parametrize("witness", _curated())
-def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+AUTOMATIC: dict[str, str] = {
+    "liancheng-xianzhi-3": "6/35",
+    "yongding-xianzhi-3": "25/151",
+    "nanping-xianzhi-11": "28/214",
+}
+"""Witnesses reached by the automatic path of issue #26 (dianli harvest → ingest --drafts → align --review)
+whose readings and alignment the data now cites, with their coverage (covered/total) when they were
+added: each is held to that figure, so a regression fails, not to the floor of the hand-curated ones
+(their figures are also in their manifests). Curating one further to the floor moves it out of here."""
+
+
+def _counts(witness: str) -> tuple[int, int]:
     figures = section_figures(witness)
-    covered, total = sum(f.covered for f in figures), sum(f.total for f in figures)
+    return sum(f.covered for f in figures), sum(f.total for f in figures)
+
+
+@pytest.mark.parametrize("witness", [w for w in _curated() if w not in AUTOMATIC])
+def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+    covered, total = _counts(witness)
     assert 100.0 * covered / total >= WITNESS_FLOOR_PERCENT, f"{witness}: {covered}/{total}"
 
 
+@pytest.mark.parametrize(("witness", "recorded"), sorted(AUTOMATIC.items()))
+def test_a_witness_of_the_automatic_path_keeps_its_recorded_coverage(witness: str, recorded: str) -> None:
+    covered, total = _counts(witness)
+    was, of = (int(n) for n in recorded.split("/"))
+    assert witness in _curated() and total == of and covered >= was, f"{witness}: {covered}/{total}"
+
+
 def test_every_section_is_enforced_or_a_known_gap() -> None:
-    pairs = {(w, f.section) for w in _curated() for f in section_figures(w)}
+    pairs = {(w, f.section) for w in _curated() if w not in AUTOMATIC for f in section_figures(w)}
     assert pairs == set(ENFORCED) | set(KNOWN_GAPS)
 
 

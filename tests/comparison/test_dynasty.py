@@ -47,7 +47,8 @@ def test_values_changed_at_1723(at_1723: dict[str, list[str]], point: str, words
         assert w in sentence
 
 
-@pytest.mark.parametrize("rite", ["耕耤禮", "祭關帝禮"])
+# 祭關帝禮 is no longer among them: 永定縣志 (康熙 1673) has its 關帝廟 (「关帝庙」, founded 萬曆乙未).
+@pytest.mark.parametrize("rite", ["耕耤禮"])
 def test_rites_stated_only_after_1723_are_added_and_say_the_earlier_witnesses_are_partial(
     at_1723: dict[str, list[str]], rite: str
 ) -> None:

@@ -70,7 +70,11 @@ def _text(run: HarvestRun, out: Path) -> str:
             pad = " " * (w - display_width(cell))
             cells.append(cell + pad if i in (0, 5) else pad + cell)
         lines.append("  ".join(cells).rstrip())
-    return "\n".join([*head, *lines])
+    if any(display_width(line) > width() for line in lines):  # too wide: one record a work
+        from dianli.cli.common import records
+
+        lines = records("", list(HEADERS), _rows(run), width())
+    return "\n".join([*head, *lines]).rstrip()
 
 
 def _csv(run: HarvestRun) -> str:
@@ -133,7 +137,12 @@ def register(app: typer.Typer) -> None:
             def done(_title: str) -> None:
                 bar.advance(task)
 
-            run = harvest_sources(sources, scheduler=scheduler, workers=workers, progress=done)
+            def counted(works: int) -> None:
+                bar.update(task, total=works)
+
+            run = harvest_sources(
+                sources, scheduler=scheduler, workers=workers, progress=done, counted=counted
+            )
         written = [r for r in run.results if r.text]
         if written:
             from dianli import written as written_files

@@ -71,6 +71,8 @@ FINAL_SPREAD = 2
 headings of the lexicon end in it."""
 CHAPTER_SHARE = 0.5
 """Share of a chapter's key in taken blocks above which the whole chapter is taken."""
+CONTENT_BODY = 40
+"""Key characters a block needs to be taken for its vocabulary alone (a few words are no evidence)."""
 MIN_BODY = 12
 """Key characters a block needs under its heading to be taken on its heading alone (else it is a title
 of what follows, taken only with it)."""
@@ -89,6 +91,8 @@ _ENTRY_HEAD = re.compile(r"^(?P<head>[^：:。，；、\u3000\s]{2,20})(?:[：:]
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
 _SPLIT = re.compile(r"[\s\u3000，,、。．.；;：:！？!?「」『』“”‘’《》〈〉【】〔〕（）()\[\]{}|/·・…—-]+")
 _QUOTE_KEYS = frozenset({"quote", "text", "action"})
+_NUMERALS = frozenset("〇零一二三四五六七八九十百千万廿卅")
+"""Numbers are in every kind of text (二十, 十六): a pair of them is no word of the rites."""
 _TERM_KEYS = frozenset(
     {"classical", "aliases", "call", "role", "posture", "title", "function", "tags", "words"}
 )
@@ -189,7 +193,7 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
         quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
-    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
+    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD and not set(p) <= _NUMERALS)
     terms.update(headings)
     finals = Counter(k[-1] for k, ids in headings.items() if len(k) >= 2 and any("." not in i for i in ids))
     return Lexicon(
@@ -546,7 +550,7 @@ def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> s
         match = heading_match(key, lex)
         if match and (any("." not in m for m in match) or previous_taken):
             return "heading"
-    if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
+    if len(block.body_key) >= CONTENT_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
         return "content"
     listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
     if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
@@ -803,11 +807,15 @@ def harvest_sources(
     leave_out: str | None = None,
     today: datetime.date | None = None,
     connect_timeout_s: float = 10.0,
+    counted: Callable[[int], None] | None = None,
 ) -> HarvestRun:
     """Harvest every work of the sources (:func:`load_works`) in parallel with Dask, one task per work: by
     default on local processes (``workers``, default the machine's cores), with ``scheduler`` on a
-    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task."""
+    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task. ``counted`` is
+    told how many works there are once they are read; ``progress`` each work's title as it is done."""
     works = load_works(paths)
+    if counted is not None:
+        counted(len(works))
     names: dict[str, str] = {}
     for work in works:
         name = file_name(work.title)
