@@ -101,7 +101,9 @@ def corpus_reference() -> str:
     for row in corpus_table():
         info = infos.get(row.witness)
         if info is None:
-            lines.append(f"| `{row.witness}` | {cell(row.title)} | | | stays out: {cell(row.stays_out)} | | | |")
+            lines.append(
+                f"| `{row.witness}` | {cell(row.title)} | | | stays out: {cell(row.stays_out)} | | | |"
+            )
             continue
         governs = ", ".join(f"{place_label(g.place)} from {g.from_year}" for g in info.governs) or "none"
         review = f"{row.accepted} / {row.rejected}" if row.decisions not in ("", 0) else ""
