@@ -12,8 +12,9 @@ the source.
 **The lexicon is the data's** (:func:`build_lexicon`); nothing in this module names a rite or a chapter:
 
 - *headings*: every section title of ``corpus/data/sections.yaml`` and every heading a curated manifest
-  anchors (:func:`dianli.corpus.draft.heading_lexicon`), and every name, alias and venue of a rite of
-  ``rites/data``; the title lines and colophons (sections ``front`` and ``back``) are no ritual headings;
+  anchors (:func:`dianli.corpus.draft.heading_lexicon`), every name, alias and venue of a rite of
+  ``rites/data``, and the chapter headings of ``corpus/data/harvest.yaml`` (祀典, 廟壇 …, each with the
+  work it was met in); the title lines and colophons (sections ``front`` and ``back``) are no ritual headings;
 - *vocabulary*: those headings and the words the rite data is written in — the calls, roles, postures,
   part titles, functions and tags of every order of service, the acts and postures of
   ``rites/data/vocabulary.yaml``, and every pair of characters that :data:`QUOTE_SPREAD` distinct
@@ -502,7 +503,9 @@ def blocks(text: str, lex: Lexicon, breaks: Sequence[int] = ()) -> tuple[Block, 
 
     lines = text_lines(text)
     short = [_heading_line(line) for line in lines]
-    chapter_lines = {i for i, line in enumerate(lines) if short[i] and _CHAPTER.search(_NOTE.sub("", line.text))}
+    chapter_lines = {
+        i for i, line in enumerate(lines) if short[i] and _CHAPTER.search(_NOTE.sub("", line.text))
+    }
     gaps = {next((i for i, line in enumerate(lines) if line.start >= b), len(lines)) for b in breaks}
     toc = table_of_contents(lines, candidates(lines, lex.headings))
     # a chapter's title opening a list, or opening a page after pages not read (八閩通志's 「卷之五十八」
