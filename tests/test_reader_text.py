@@ -140,11 +140,6 @@ EXEMPT: dict[str, tuple[frozenset[str] | None, str]] = {
     ),
     "dianli cite": (None, "the resolver's report names the section id that cite --section takes"),
     "dianli places": (frozenset({"place"}), "the id column is what --place and the URLs take"),
-    "dianli rites diff": (
-        frozenset({"variation rule"}),
-        "its where column is the path in the rite data (xianshi.texts, xianshi.tablets[0]), an address; a path "
-        "to a whole field is also how dianli variants names that field's rule",
-    ),
 }
 
 OPEN: dict[str, str] = {}

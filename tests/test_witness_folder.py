@@ -64,8 +64,10 @@ def test_its_reading_in_rites_show() -> None:
 
 
 def test_its_reading_in_rites_diff() -> None:
-    out = ok("rites", "diff", "厲壇")
-    assert "reading of 測試用廳志" in out and "同知" in out  # the fixture by its short title (#14)
+    """Its officiant and its day are readings it states, by its short title (#14), quoted in its words."""
+    out = " ".join(ok("rites", "diff", "厲壇").split())
+    assert "主祭：同知 stated by 測試用廳志" in out and "測試用廳志「同知主祭」" in out
+    assert "每歲七月十五日祭厲壇，春、冬不祭 stated by 測試用廳志" in out
 
 
 def test_a_rite_it_lacks_is_a_clear_error() -> None:

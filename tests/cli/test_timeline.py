@@ -169,3 +169,29 @@ def test_an_empty_year_span_is_an_error() -> None:
 
     result = CliRunner().invoke(app, ["timeline", "--from", "1900", "--until", "1800"])
     assert result.exit_code == 2 and "1800" in result.output and "1900" in result.output
+
+
+def test_each_date_names_the_rites_its_clause_states() -> None:
+    """From the correspondence table: 鳳山縣's 山川 dates, each in a clause that states 山川 (#25 item 1)."""
+    result = runner.invoke(app, ["timeline", "--place", "鳳山縣", "--rite", "山川"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "in a clause that states 祭山川禮" in result.output
+    assert "雍正二年奏准：风云雷雨神居中" in result.output
+    events = [line for line in result.output.splitlines() if line[:5].strip().isdigit()]
+    states = [line for line in result.output.splitlines() if line.strip().startswith("states:")]
+    assert events and len(states) == len(events) and all("祭山川禮" in line for line in states)
+    data = json.loads(
+        runner.invoke(
+            app, ["timeline", "--place", "鳳山縣", "--rite", "shanchuan", "--format", "json"]
+        ).output
+    )
+    assert data["rite"] == "shanchuan" and len(data["events"]) == len(events)
+    assert all("shanchuan" in e["rites"] and "祭山川禮" in e["rite_names"] for e in data["events"])
+    everything = json.loads(runner.invoke(app, ["timeline", "--place", "鳳山縣", "--format", "json"]).output)
+    assert len(everything["events"]) > len(events)
+    assert any(not e["rites"] for e in everything["events"])  # a date in a clause that states no rite
+
+
+def test_an_unknown_rite_is_an_error_naming_the_rites() -> None:
+    result = runner.invoke(app, ["timeline", "--rite", "火星"])
+    assert result.exit_code == 2 and "shanchuan" in result.output and "Traceback" not in result.output

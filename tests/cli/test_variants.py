@@ -197,3 +197,27 @@ def test_dynasty_arguments_are_checked(args: list[str], message: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output.replace("\n", " ")
+
+
+@pytest.mark.parametrize("rite", ["祀先師", "山川", "接詔"])
+def test_rites_diff_reports_what_variants_reports(rite: str) -> None:
+    """``rites diff`` and ``variants`` read one source (the correspondence table through the variation):
+    every reading ``variants --format json`` lists, with the witnesses that state it, is a row of the diff."""
+    rules = json.loads(runner.invoke(app, ["variants", "--rite", rite, "--format", "json"]).output)
+    diff = runner.invoke(app, ["rites", "diff", rite], env={"COLUMNS": "80"})
+    assert diff.exit_code == 0, diff.output
+    flat = "".join(diff.output.split())
+    for rule in rules:
+        assert "".join(rule["title"].split()) in flat
+        for reading in rule["readings"]:
+            assert f"[{reading['number']}]" in flat
+            for witness in reading["witnesses"]:
+                assert "".join(witness_label(witness).split()) in flat
+    assert max(_width(line) for line in diff.output.splitlines()) <= 80
+    assert "variants --rite" in diff.output
+
+
+def test_rites_diff_lists_a_witness_stating_the_point_in_its_own_place() -> None:
+    """臺灣縣志 reads 「樂奏咸和之曲」 at its 望瘞 (issue #25 item 8): it states a reading of its own."""
+    out = " ".join(runner.invoke(app, ["rites", "diff", "祀先師"], env={"COLUMNS": "200"}).output.split())
+    assert "樂奏咸和之曲" in out and "臺灣縣志「" in out

@@ -15,12 +15,15 @@ from xml.etree import ElementTree as etree
 
 import pytest
 
+from dianli.comparison import table as table_module
 from dianli.comparison import variation as variation_module
+from dianli.comparison.table import table
 from dianli.comparison.variation import rule_ids as variation_rule_ids
 from dianli.comparison.variation import variation
 from dianli.comparison.variation_svg import map_svg as variation_map_svg
 from dianli.comparison.variation_svg import timeline_svg as variation_timeline_svg
 from dianli.corpus.cite import Citation
+from dianli.corpus.normalise import fold
 from dianli.errors import UnknownValueError
 from dianli.rites import readings, resolve
 from dianli.rites.load import all_rites
@@ -154,6 +157,53 @@ def test_an_unknown_rule_lists_the_accepted_ones(bad: str, rite: str | None) -> 
     assert caught.value.accepted == expected and expected
 
 
+STATED_IN_OWN_PLACE = [
+    # rule, witness, words of the reading it states: its reading has none of the variant group's elements
+    # (or they name other witnesses), but the correspondence table has it stating the same point in its
+    # own words, at its own place in the order of service (issue #25, item 8)
+    ("xianshi:wangyi-call", "taiwan-xianzhi-6", "樂奏咸和之曲"),
+    ("xianshi:wangyi-call", "chongxiu-fengshan-xianzhi-5", "樂奏咸平之章"),
+    ("jiezhao:jiezhao-day", "gemalan-tingzhi-3", "詔書由郡轉派員弁齎送至城外"),
+    ("qidao:qidao-troops", "tingzhou-fuzhi-11", "鎮標三營將士"),
+    ("qidao:qidao-troops", "gemalan-tingzhi-3", "合標暨存城官弁兵士"),
+    ("yingchun:yingchun-units", "miaoli-xianzhi-10", "正官（率屬）"),
+]
+
+
+@pytest.mark.parametrize(("rule", "witness", "words"), STATED_IN_OWN_PLACE)
+def test_a_witness_stating_the_point_in_its_own_place_states_a_reading(
+    rule: str, witness: str, words: str
+) -> None:
+    readings = variation(rule)[0].readings
+    mine = next(r for r in readings if witness in (*r.witnesses, *r.followers))
+    assert witness in mine.witnesses and words in mine.value and not mine.empty
+    assert any(c.witness == witness for c in mine.citations)
+
+
+@pytest.fixture(scope="module")
+def quoted() -> frozenset[tuple[str, str]]:
+    """(witness, folded quote) of every statement of the correspondence table."""
+    return frozenset((s.witness, fold(s.quote)) for s in table())
+
+
+def test_every_quote_shown_is_a_statement_of_the_table(quoted: frozenset[tuple[str, str]]) -> None:
+    """A reading shows only what the correspondence table holds: a quote that is not in its witness is
+    shown nowhere."""
+    for rule in variation():
+        for reading in rule.readings:
+            for cite in reading.citations:
+                assert (cite.witness, fold(cite.quote)) in quoted, (rule.id, reading.number, cite)
+
+
+def test_a_witness_quoted_for_its_own_reading_states_it() -> None:
+    """Never 'followed by' a witness whose own words the reading quotes (issue #25, item 8: 福建通志 was
+    called a follower where ``rites show`` cites it)."""
+    for rule in variation():
+        for reading in rule.readings:
+            quoted_for = {c.witness for c in reading.citations}
+            assert not quoted_for & set(reading.followers), (rule.id, reading.number)
+
+
 def test_rites_filter() -> None:
     rules = variation(rite="祀先師")
     assert rules and {r.rite for r in rules} == {"xianshi"}
@@ -170,6 +220,19 @@ _CACHED: list[Callable[..., Any]] = [
     variation_module._statement,
     variation_module._evaluate,
     variation_module._all_rules,
+    variation_module._selection,
+    variation_module._value_of,
+    variation_module._table_index,
+    variation_module._own_at,
+    variation_module._facts_stated,
+    variation_module._quotes_stated,
+    variation_module._stated_instead,
+    variation_module._rule_facts,
+    variation_module._walked,
+    variation_module._names,
+    variation_module._altar_names,
+    variation_module._value_facts,
+    table_module.table,
     resolve._variant_witnesses,
     resolve._order,
     readings.rites_for,
@@ -215,9 +278,9 @@ def fixture_rite() -> Iterator[Rite]:
         # tables derived from the rites are kept on disk under the package's files, which the fixture
         # does not change: with the cache off they are made from the fixture's rites
         patch.setenv("DIANLI_CACHE_DIR", "off")
-        for module in (variation_module, resolve, readings):
+        for module in (variation_module, resolve, readings, table_module):
             patch.setattr(module, "all_rites", lambda: rites)
-        for module in (variation_module, readings):
+        for module in (variation_module, readings, table_module):
             patch.setattr(module, "own_readings", lambda _witness: {})
         _clear()
         yield rites["litan"]

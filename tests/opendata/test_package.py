@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dianli.calendar.ganzhi import day_sexagenary
+from dianli.comparison.variation import variation
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import load_witness
 from dianli.errors import UnknownValueError
@@ -22,8 +23,6 @@ from dianli.opendata.package import write_package as write_datapackage
 from dianli.opendata.schema import TABLES as EXPORT_TABLES
 from dianli.opendata.schema import table_schema
 from dianli.opendata.tables import Tables
-from dianli.rites.load import all_rites
-from dianli.rites.variants import diff_rite
 from dianli.written import MANIFEST
 
 Row = dict[str, Any]
@@ -218,11 +217,13 @@ def test_an_observance_rule(packages: dict[str, Path], fmt: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", EXPORT_FORMATS)
-def test_the_variants_are_diff_rite(packages: dict[str, Path], fmt: str) -> None:
+def test_the_variants_are_the_variation(packages: dict[str, Path], fmt: str) -> None:
+    """The table holds what dianli variants reports: every reading of every rule, who states it."""
     rows = _table(packages[fmt], "variants")
-    for rite in all_rites():
-        mine = [(r["element"], r["variant"]) for r in rows if r["rite"] == rite]
-        assert mine == [(path, variant) for path, variant, *_ in diff_rite(rite)], rite
+    expected = [
+        (rule.id, list(r.witnesses), list(r.followers)) for rule in variation() for r in rule.readings
+    ]
+    assert [(r["variant"], r["witnesses"], r["followers"]) for r in rows] == expected
 
 
 @pytest.mark.parametrize("fmt", EXPORT_FORMATS)

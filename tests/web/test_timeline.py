@@ -38,9 +38,27 @@ def test_selections(params: dict[str, str], needle: str) -> None:
     assert page.status_code == 200 and needle in page.text
 
 
+def test_the_dates_of_one_rite() -> None:
+    """?rite= keeps the dates whose clause states the rite (the correspondence table), each saying so."""
+    page = client.get("/timeline", params={"place": "鳳山縣", "rite": "山川"})
+    assert page.status_code == 200
+    text = page.text
+    listed = text[text.index('<ol class="events">') : text.index("</ol>", text.index('<ol class="events">'))]
+    count = listed.count('<li id="event-')
+    assert count and listed.count("states: ") == count and "in a clause that states 祭山川禮" in text
+    assert "雍正二年奏准" in listed and "--rite 祭山川禮" in text
+    everything = client.get("/timeline", params={"place": "鳳山縣"}).text
+    assert everything.count('<li id="event-') > count
+
+
 @pytest.mark.parametrize(
     ("params", "needle"),
-    [({"place": "<script>"}, "臺灣省"), ({"witness": "<b>x"}, "taiwan-fuzhi-9"), ({"from": "x"}, "from")],
+    [
+        ({"rite": "<script>"}, "shanchuan"),
+        ({"place": "<script>"}, "臺灣省"),
+        ({"witness": "<b>x"}, "taiwan-fuzhi-9"),
+        ({"from": "x"}, "from"),
+    ],
 )
 def test_bad_input_is_a_4xx_naming_what_is_accepted(params: dict[str, str], needle: str) -> None:
     page = client.get("/timeline", params=params)

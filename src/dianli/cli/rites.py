@@ -23,7 +23,7 @@ from dianli.cli.common import (
     show_table,
     write_text_output,
 )
-from dianli.corpus.labels import name_ids, witness_label
+from dianli.corpus.labels import witness_label
 from dianli.places.governs import governance
 from dianli.program.exhibits import rite_exhibits
 from dianli.rites.expand import NumberedStep
@@ -36,7 +36,7 @@ from dianli.rites.render import step_line as rite_step_line
 from dianli.rites.render import to_data as rite_to_data
 from dianli.rites.render import to_html as rite_to_html
 from dianli.rites.render import venue_line as rite_venue_line
-from dianli.rites.variants import diff_rite, rite_catalogue
+from dianli.rites.variants import rite_catalogue
 from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
 from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
 
@@ -228,12 +228,29 @@ def register(app: typer.Typer) -> None:
     @rites.command("diff")
     @run_guarded
     def diff(rite: str = typer.Argument(..., help="Rite id or name.")) -> None:
-        """Where the witnesses' readings of RITE differ: each reading with its witness and quote."""
-        rows = diff_rite(rite)
-        table = Table("where", "point", "witnesses", "reading", "source", title=f"variants of {rite}")
-        for where, variant, witnesses, reading, source in rows:
-            named = ", ".join(witness_label(w) for w in witnesses)  # a reader sees names, not ids (#14)
-            table.add_row(where, name_ids(variant), named, reading, name_ids(source))
+        """Where the witnesses read RITE differently: for each point, each reading with the witnesses that
+        state it in their own words, those that follow it, and its source — what dianli variants --rite
+        reports, from the same correspondence table as dianli compare and coverage."""
+        from dianli.comparison.variation import variation
+        from dianli.rites.labels import rule_label
+
+        rules = variation(rite=rite)
+        table = Table("point", "reading", "stated by", "followed by", "source", title=f"variants of {rite}")
+        for rule in rules:
+            point = rule_label(rule)
+            for reading in rule.readings:
+                source = reading.source()
+                table.add_row(
+                    point if reading.number == 1 else "",
+                    f"[{reading.number}] {reading.value}",
+                    ", ".join(witness_label(w) for w in reading.witnesses) or "—",  # names, not ids (#14)
+                    ", ".join(witness_label(w) for w in reading.followers) or "—",
+                    source
+                    if isinstance(source, str)
+                    else f"{witness_label(source.witness)}「{source.quote}」",
+                )
         show_table(table)
-        if not rows:
+        if not rules:
             console.print("no variants recorded")
+        else:
+            console.print(f"where and when each reading is in force: dianli variants --rite {rite}")

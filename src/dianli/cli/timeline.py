@@ -63,6 +63,8 @@ FIELDS = (
     "carry",
     "era_from",
     "era_from_offset",
+    "rites",
+    "rite_names",
 )
 
 
@@ -70,8 +72,19 @@ def short_titles() -> dict[str, str]:
     return {i.id: i.short_title for i in manifest()}
 
 
+def rite_names(rites: tuple[str, ...]) -> list[str]:
+    """The rites by their first classical name."""
+    from dianli.rites.load import all_rites
+
+    return [all_rites()[r].names.classical[0] for r in rites]
+
+
 def event_record(event: DatedEvent, titles: dict[str, str]) -> dict[str, Any]:
-    """One event as plain data (JSON and CSV), with the keys of :data:`FIELDS`."""
+    """One event as plain data (JSON and CSV), with the keys of :data:`FIELDS`; ``rites``: the rites its
+    clause states, as the correspondence table has it."""
+    from dianli.comparison.dated import event_rites
+
+    rites = event_rites(event)
     return {
         "gregorian_year": event.gregorian_year,
         "gregorian_date": event.gregorian_date.isoformat() if event.gregorian_date else None,
@@ -96,11 +109,18 @@ def event_record(event: DatedEvent, titles: dict[str, str]) -> dict[str, Any]:
         "carry": event.carry,
         "era_from": event.era_from,
         "era_from_offset": event.era_from_offset,
+        "rites": list(rites),
+        "rite_names": rite_names(rites),
     }
 
 
 def _header(
-    place: str | None, witness: str | None, count: int, titles: dict[str, str], carried: int = 0
+    place: str | None,
+    witness: str | None,
+    count: int,
+    titles: dict[str, str],
+    carried: int = 0,
+    rite: str | None = None,
 ) -> list[str]:
     lines: list[str] = []
     if place is not None:
@@ -115,7 +135,8 @@ def _header(
         lines += wrap(f"{witness} ({titles.get(witness, witness)}): the dates it states", WIDTH)
     else:
         lines.append("the dates stated by every witness")
-    lines.append(f"{count} dated event{'s' if count != 1 else ''}")
+    about = f" in a clause that states {rite_names((rite,))[0]}" if rite is not None else ""
+    lines += wrap(f"{count} dated event{'s' if count != 1 else ''}{about}", WIDTH)
     if carried:
         lines += wrap(
             f"{carried} of them with the era carried over from an earlier date: the text writes only the"
@@ -144,7 +165,10 @@ def fill(text: str, width: int, indent: int) -> list[str]:
 def text_lines(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> list[str]:
     """Each event: Gregorian year and day (or the first day of its month, with …), the dynasty and the
     date as read (what the program supplied in 〔〕), the witness and section; then the quotation and any
-    notes (「era carried over from …」 first), wrapped to 80 columns."""
+    notes (「era carried over from …」 first), wrapped to 80 columns; where the clause states an element of
+    a rite (the correspondence table), the rites it states."""
+    from dianli.comparison.dated import event_rites
+
     lines: list[str] = []
     for event in events:
         day = event.gregorian_date.isoformat() if event.gregorian_date else ""
@@ -157,6 +181,9 @@ def text_lines(events: tuple[DatedEvent, ...], titles: dict[str, str]) -> list[s
         lines.append("")
         lines += fill(head, WIDTH, QUOTE_INDENT)
         lines += fill(" " * QUOTE_INDENT + f"「{event.quote}」", WIDTH, QUOTE_INDENT + 1)
+        about = rite_names(event_rites(event))
+        if about:
+            lines += fill(" " * QUOTE_INDENT + f"states: {'、'.join(about)}", WIDTH, QUOTE_INDENT + 2)
         for note in (*event.notes, *(f"also readable as {a}" for a in event.alternatives)):
             lines += fill(" " * QUOTE_INDENT + f"note: {note}", WIDTH, QUOTE_INDENT + 2)
     return lines
@@ -192,13 +219,21 @@ def register(app: typer.Typer) -> None:
             help="Only dates that name their era: no bare year (四十三年, 是年, 次年) carried over from an "
             "earlier date.",
         ),
+        rite: str | None = typer.Option(
+            None,
+            "--rite",
+            "-r",
+            help="Only the dates whose clause states an element of this rite (id or name), as the "
+            "correspondence table has it (dianli compare): from when a witness says so.",
+        ),
         force: bool = force_option(),
     ) -> None:
         """Every reign date the witnesses state (康熙五十一年, 雍正元年六月初四日 …; Ming, Southern Ming, 後金
         and earlier eras too), converted to the Gregorian year and day, in date order with its quotation,
         its witness and section, and the dynasty the era name was read in. A bare year after an explicit
         date in the same section (「康熙四十年…。四十三年，…」, 是年, 次年) is read in that date's era and
-        says so: 「era carried over from 康熙四十年」, the supplied era in 〔〕."""
+        says so: 「era carried over from 康熙四十年」, the supplied era in 〔〕. Each date names the rites
+        its clause states (the correspondence table), and --rite keeps those of one rite."""
         if witness is not None and witness not in witness_ids():
             from dianli.errors import UnknownValueError
 
@@ -212,6 +247,13 @@ def register(app: typer.Typer) -> None:
             until_year=until_year,
             explicit_only=explicit_only,
         )
+        rite_id = None
+        if rite is not None:
+            from dianli.comparison.dated import about_rite
+            from dianli.rites.resolve import find_rite
+
+            rite_id = find_rite(rite)
+            events = about_rite(events, rite_id)
         titles = short_titles()
         if svg is not None:
             where = f" at {get_place(place).name}" if place else (f" in {titles[witness]}" if witness else "")
@@ -221,6 +263,7 @@ def register(app: typer.Typer) -> None:
             data = {
                 "place": get_place(place).id if place else None,
                 "witness": witness,
+                "rite": rite_id,
                 "governing": [
                     {
                         "witness": g.witness,
@@ -238,5 +281,6 @@ def register(app: typer.Typer) -> None:
             write_text_output(to_csv(events, titles), None)
             return
         carried = sum(1 for e in events if e.carry is not None)
-        lines = [*_header(place, witness, len(events), titles, carried), *text_lines(events, titles)]
+        head = _header(place, witness, len(events), titles, carried, rite_id)
+        lines = [*head, *text_lines(events, titles)]
         write_text_output("\n".join(lines), None)

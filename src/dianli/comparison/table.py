@@ -70,6 +70,10 @@ class Statement:
     """The aligner's score (0–100) of an ``aligned`` statement."""
     about: str = ""
     """The slot's item in words (正獻官, 東配·籩, 初獻), where the kind alone does not say it."""
+    reading: str = ""
+    """Whose reading the element path is a path of: ``""`` for the shared rite data (and the other cited
+    data), else the witness whose ``readings/*.yaml`` or ``alignment.yaml`` holds it (a reading may quote
+    another witness: the statement is that witness's, the path is in this reading)."""
 
     @property
     def key(self) -> str:
@@ -133,6 +137,7 @@ class Table:
 
 def _statements_of(
     witness_filter: str | None,
+    reading: str,
     rite_id: str,
     path: str,
     element: Element,
@@ -164,6 +169,7 @@ def _statements_of(
                 end=found.text_end,
                 score=scores.get(cite.quote),
                 about=value.about,
+                reading=reading,
             )
 
 
@@ -183,7 +189,7 @@ def _wording(
         yield Statement(
             witness=witness, rite=rite_id, element=path, kind="text", slot=path, value=fold(cite.quote),
             provenance=provenance, quote=cite.quote, section=found.section.id, start=found.text_start,
-            end=found.text_end, score=scores.get(cite.quote),
+            end=found.text_end, score=scores.get(cite.quote), reading=witness,
         )  # fmt: skip
 
 
@@ -323,17 +329,21 @@ def _build() -> tuple[Statement, ...]:
     for rite in base.values():
         names = element_names(rite, rite.id)
         for path, element in walk_paths(rite, rite.id):
-            keep(_statements_of(None, rite.id, path, element, "cited", element.citations, {}, names))
+            keep(_statements_of(None, "", rite.id, path, element, "cited", element.citations, {}, names))
     drafts = {i.id for i in manifest() if i.status == "draft"}
     for witness in witness_ids():
-        reading = "draft" if witness in drafts else "read"  # a drafted reading is no curated one
+        provenance = "draft" if witness in drafts else "read"  # a drafted reading is no curated one
         for rite_id, patches in own_readings(witness).items():
             read = base[rite_id]
             for where, patch in patches:
                 read = apply_reading(read, patch, where)
             names = element_names(read, rite_id)
             for path, element in walk_paths(read, rite_id):
-                keep(_statements_of(None, rite_id, path, element, reading, element.citations, {}, names))
+                keep(
+                    _statements_of(
+                        None, witness, rite_id, path, element, provenance, element.citations, {}, names
+                    )
+                )
         aligned = aligned_citations(witness)
         if not aligned:
             continue
@@ -347,7 +357,11 @@ def _build() -> tuple[Statement, ...]:
         for path, cites in aligned.items():
             rite_id, mine = _rite_of(path), scores.get(path, {})
             if path in elements:
-                keep(_statements_of(witness, rite_id, path, elements[path], "aligned", cites, mine, names))
+                keep(
+                    _statements_of(
+                        witness, witness, rite_id, path, elements[path], "aligned", cites, mine, names
+                    )
+                )
             else:  # an element the witness's reading no longer has: its words still state the rite
                 keep(_wording(witness, rite_id, path, "aligned", cites, mine))
     keep(_data_statements())

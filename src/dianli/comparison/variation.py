@@ -19,8 +19,14 @@ all out of scope, has no reading of it; a unit whose governing witness reads not
 reading. A witness that holds the rite but governs no unit where the rule is in force (a translation, a
 provincial rule read in a prefecture) adds its reading as it states it, in force nowhere.
 
-A witness *states* a reading when the reading names it or cites it (its own words), and otherwise
-*follows* it (inherits it from its base). A rule is listed when it has two readings or more.
+What each witness states is read from the correspondence table (:mod:`dianli.comparison.table`), the one
+source that ``compare``, ``coverage`` and ``align`` read too: a reading's citations are those the table
+holds (a quote that is not in its witness states nothing), with the witness's agreeing clauses; a witness
+*states* a reading when the reading names it, quotes it, or the table has the witness giving one of its
+facts in its own words (the same hymn, day or office at the same slot: :mod:`dianli.comparison.values`),
+and otherwise *follows* it (inherits it from its base). A reading that has none of a variant group's
+elements but states the same point in its own place (a hymn at another step of its own order of
+service) reads the rule there. A rule is listed when it has two readings or more.
 """
 
 from __future__ import annotations
@@ -28,11 +34,14 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dianli.comparison.table import Statement
+from dianli.comparison.values import FACT_KINDS, element_names, element_values
 from dianli.corpus.cite import Citation
+from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.errors import DianliError, UnknownValueError
 from dianli.places.governs import governance
@@ -56,7 +65,6 @@ from dianli.rites.model import (
 )
 from dianli.rites.readings import (
     MERGED_BY_ID,
-    aligned_citations,
     apply_reading,
     own_readings,
     reading_chain,
@@ -64,6 +72,8 @@ from dianli.rites.readings import (
 )
 from dianli.rites.resolve import Scope, find_rite, kept_in_scope, scope_for
 
+Fact = tuple[str, str, str, tuple[tuple[str, ...], tuple[str, ...]]]
+"""(kind, slot, value key, scope) of a fact an element states (:mod:`dianli.comparison.values`)."""
 NONE_TEXT = "—"
 """How the empty reading is shown: the witness's reading has nothing of the rule."""
 SEPARATOR = " ／ "
@@ -133,6 +143,17 @@ class Reading:
 
     def first_citation(self, witness: str) -> Citation | None:
         return next((c for c in self.citations if c.witness == witness), None)
+
+    def source(self) -> Citation | str:
+        """What the reading rests on, first: a stating witness's own quotation, else any quotation of its
+        elements, else its labelled assumption, else '' (the empty reading)."""
+        for witness in self.witnesses:
+            found = self.first_citation(witness)
+            if found is not None:
+                return found
+        if self.citations:
+            return self.citations[0]
+        return f"assumption: {self.assumptions[0]}" if self.assumptions else ""
 
     def cited_witnesses(self) -> tuple[str, ...]:
         """The witnesses that some citation of the reading quotes, stating witnesses first."""
@@ -228,8 +249,9 @@ def _plain(element: Element) -> str:
     return " ".join(values) or type(element).__name__
 
 
-def element_text(element: Element) -> str:
-    """The words of one element as a reading shows them (what differs between readings shows here)."""
+def element_text(element: Element, altars: Mapping[str, str] | None = None) -> str:
+    """The words of one element as a reading shows them (what differs between readings shows here);
+    ``altars`` gives the name of each altar by id, for an altar set out like another (「如 東哲」)."""
     if isinstance(element, Step):
         parts = [element.call and f"「{element.call}」", element.action, element.posture, element.door]
         return "　".join(x for x in parts if x) or _plain(element)
@@ -257,7 +279,7 @@ def element_text(element: Element) -> str:
         steps = SEPARATOR.join(element_text(s) for s in element.steps)
         return f"{element.title}：{steps}" if steps else element.title
     if isinstance(element, Altar):
-        like = f"（如 {element.like}）" if element.like else ""
+        like = f"（如 {(altars or {}).get(element.like, element.like)}）" if element.like else ""
         return f"{element.name}{like}"
     for name in ("name", "office", "text", "title"):
         value = getattr(element, name, None)
@@ -402,31 +424,192 @@ class _Value:
 
 @functools.cache
 def _selection(key: _RuleKey, witness: str) -> tuple[tuple[str, Element], ...]:
-    """(path, element) of the rule in the rite as the witness reads it, before any scope."""
+    """(path, element) of the rule in the rite as the witness reads it, before any scope. A reading that
+    has none of a variant group's elements but states the same point in its own place (its hymn at
+    another step) reads the rule there: the elements the correspondence table finds it stating."""
     if key.kind == "variant":
-        return _variant_index(witness, key.rite).get(key.label, ())
+        labelled = _variant_index(witness, key.rite).get(key.label, ())
+        have = {id(e) for _p, e in labelled}
+        return labelled + tuple((p, e) for p, e in _stated_instead(key, witness) if id(e) not in have)
     return tuple(_field_items(_read_rite(witness, key.rite), key))
+
+
+def _readable(key: _RuleKey, witness: str, scope: Scope) -> list[tuple[str, Element]]:
+    """The elements of the rule the witness reads in a scope: the group's elements its reading chain
+    takes, else — where it takes none (they name other witnesses, or its reading has none of them) — the
+    elements the correspondence table finds it stating in their place (:func:`_stated_instead`)."""
+    if key.kind != "variant":
+        return [(p, e) for p, e in _selection(key, witness) if _reads(scope, e)]
+    labelled = [(p, e) for p, e in _variant_index(witness, key.rite).get(key.label, ()) if _reads(scope, e)]
+    return labelled or list(_stated_instead(key, witness))
+
+
+# --- what the correspondence table says each witness states -----------------------------------------
+
+
+@functools.cache
+def _table_index() -> dict[tuple[str, str], tuple[Statement, ...]]:
+    """(witness, rite) → the witness's statements of the rite in the correspondence table
+    (:mod:`dianli.comparison.table`)."""
+    from dianli.comparison.table import table
+
+    out: dict[tuple[str, str], list[Statement]] = {}
+    for s in table():
+        out.setdefault((s.witness, s.rite), []).append(s)
+    return {key: tuple(found) for key, found in out.items()}
+
+
+def _stated_by(witness: str, rite_id: str) -> tuple[Statement, ...]:
+    return _table_index().get((witness, rite_id), ())
+
+
+@functools.cache
+def _own_at(witness: str, rite_id: str) -> dict[str, tuple[Statement, ...]]:
+    """element path → the witness's statements of it in its own reading or alignment."""
+    out: dict[str, list[Statement]] = {}
+    for s in _stated_by(witness, rite_id):
+        if s.reading == witness:
+            out.setdefault(s.element, []).append(s)
+    return {path: tuple(found) for path, found in out.items()}
+
+
+@functools.cache
+def _facts_stated(witness: str, rite_id: str) -> frozenset[tuple[str, str, str]]:
+    """(kind, slot, value key) of every fact the witness states of the rite."""
+    return frozenset((s.kind, s.slot, s.key) for s in _stated_by(witness, rite_id) if s.kind in FACT_KINDS)
+
+
+@functools.cache
+def _quotes_stated() -> frozenset[tuple[str, str]]:
+    """(witness, quote's folding key) of every statement: a citation the table does not hold (its quote is
+    not in the witness) states nothing and is shown nowhere."""
+    return frozenset((s.witness, _folded(s.quote)) for found in _table_index().values() for s in found)
+
+
+@functools.lru_cache(maxsize=65536)
+def _folded(quote: str) -> str:
+    return fold(quote)
+
+
+def _facts(rite_id: str, items: Sequence[tuple[str, Element]], names: dict[str, str]) -> frozenset[Fact]:
+    """(kind, slot, value key, scope) of the facts the elements state (:func:`element_values`)."""
+    return frozenset(
+        (v.kind, v.slot, fold(v.text), _scope_key(e))
+        for path, e in items
+        for v in element_values(rite_id, path, e, names)
+    )
+
+
+def _scope_key(element: Element) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The places and place levels an element is limited to: two elements of one slot are the same point
+    only where their scope is the same (the 主祭官 of the provincial capital is not a county's)."""
+    return (tuple(sorted(element.places)), tuple(sorted(element.place_levels)))
+
+
+@functools.cache
+def _value_facts(witness: str, rite_id: str, paths: tuple[str, ...]) -> frozenset[tuple[str, str, str]]:
+    """(kind, slot, value key) of the facts the elements at ``paths`` of the witness's reading state."""
+    wanted = set(paths)
+    items = [(p, e) for p, e in _walked(witness, rite_id) if p in wanted]
+    return frozenset(
+        (kind, slot, key) for kind, slot, key, _scope in _facts(rite_id, items, _names(witness, rite_id))
+    )
+
+
+@functools.cache
+def _walked(witness: str, rite_id: str) -> tuple[tuple[str, Element], ...]:
+    """(path, element) of the rite as the witness reads it, in order (two variants of one item share a
+    path)."""
+    return tuple(walk_paths(_read_rite(witness, rite_id), rite_id))
+
+
+@functools.cache
+def _altar_names(witness: str, rite_id: str) -> dict[str, str]:
+    """altar id → its name, in the rite as the witness reads it."""
+    return {a.id: a.name for a in _read_rite(witness, rite_id).altars}
+
+
+@functools.cache
+def _names(witness: str, rite_id: str) -> dict[str, str]:
+    return element_names(_read_rite(witness, rite_id), rite_id)
+
+
+@functools.cache
+def _rule_facts(key: _RuleKey) -> frozenset[Fact]:
+    """The facts the elements of a variant group state, in the shared data and in every reading that has
+    them (the slots a reading lacking them may state in its own place)."""
+    out: set[Fact] = set()
+    for witness in ("", *_holders(key.rite)):
+        items = (
+            [(p, e) for p, e in _base_paths(key.rite) if e.variant == key.label]
+            if not witness
+            else list(_variant_index(witness, key.rite).get(key.label, ()))
+        )
+        names = element_names(all_rites()[key.rite], key.rite) if not witness else _names(witness, key.rite)
+        out.update(f for f in _facts(key.rite, items, names) if f[0] in FACT_KINDS)
+    return frozenset(out)
+
+
+@functools.cache
+def _stated_instead(key: _RuleKey, witness: str) -> tuple[tuple[str, Element], ...]:
+    """The elements of the witness's reading (or of the nearest reading of its chain that has any) that
+    state one of the group's facts' slots in the same scope, as the correspondence table has them."""
+    wanted = {(kind, slot, scope) for kind, slot, _value, scope in _rule_facts(key)}
+    if not wanted:
+        return ()
+    items = _walked(witness, key.rite)
+    names = _names(witness, key.rite)
+    for member in reading_chain(witness):
+        stated = {
+            (s.element, s.slot, s.key)
+            for s in _stated_by(member, key.rite)
+            if s.kind in FACT_KINDS and s.reading in ("", member)
+        }
+        paths = {path for path, _slot, _key in stated}
+        found = [
+            (path, element)
+            for path, element in items
+            if path in paths
+            and element.variant is None  # its own element, not another witness's alternative
+            and any(
+                (f[0], f[1], f[3]) in wanted and (path, f[1], f[2]) in stated
+                for f in _facts(key.rite, [(path, element)], names)
+            )
+        ]
+        if found:
+            return tuple(found)
+    return ()
 
 
 @functools.cache
 def _value_of(key: _RuleKey, witness: str, paths: tuple[str, ...]) -> _Value:
     """:func:`_value` of the elements of the rule at ``paths`` (computed once)."""
     chosen = set(paths)
-    return _value(witness, [(p, e) for p, e in _selection(key, witness) if p in chosen])
+    return _value(witness, [(p, e) for p, e in _selection(key, witness) if p in chosen], key.rite)
 
 
 def _reads(scope: Scope, element: Element) -> bool:
     return not element.witnesses or scope.reader(element) in element.witnesses
 
 
-def _value(witness: str, items: Sequence[tuple[str, Element]]) -> _Value:
-    extra = aligned_citations(witness)
-    cites = dict.fromkeys(c for path, e in items for c in (*e.citations, *extra.get(path, ())))
+def _value(witness: str, items: Sequence[tuple[str, Element]], rite_id: str) -> _Value:
+    """The value of the elements as the witness reads them: their citations the correspondence table
+    holds, then the witness's agreeing clauses of them (its ``alignment.yaml``, as the table has them)."""
+    stated = _quotes_stated()
+    own = [c for _p, e in items for c in e.citations if (c.witness, _folded(c.quote)) in stated]
+    shown = {(c.witness, _folded(c.quote)) for c in own}
+    mine = _own_at(witness, rite_id)
+    aligned = [
+        Citation(witness=s.witness, quote=s.quote, section=s.section)
+        for path in dict.fromkeys(p for p, _e in items)
+        for s in mine.get(path, ())
+        if (s.witness, _folded(s.quote)) not in shown
+    ]
     return _Value(
-        key=tuple(element_text(e) for _p, e in items),
+        key=tuple(element_text(e, _altar_names(witness, rite_id)) for _p, e in items),
         paths=tuple(p for p, _e in items),
         elements=tuple(e for _p, e in items),
-        citations=tuple(cites),
+        citations=tuple(dict.fromkeys([*own, *aligned])),
     )
 
 
@@ -440,7 +623,7 @@ def _reader_place() -> PlaceAt:
 def _statement(key: _RuleKey, witness: str) -> _Value:
     """What the witness reads for the rule anywhere and at any time (its reading chain decides)."""
     scope = scope_for(key.rite, _reader_place(), _reader_place().year, witness)
-    return _value(witness, [(p, e) for p, e in _selection(key, witness) if _reads(scope, e)])
+    return _value(witness, _readable(key, witness, scope), key.rite)
 
 
 def _in_force(key: _RuleKey, witness: str, place: PlaceAt, year: int) -> _Value | None:
@@ -448,7 +631,7 @@ def _in_force(key: _RuleKey, witness: str, place: PlaceAt, year: int) -> _Value 
     scope = scope_for(key.rite, place, year, witness)
     if not scope.keeps(_read_rite(witness, key.rite)):
         return None
-    chosen = [(p, e) for p, e in _selection(key, witness) if _reads(scope, e)]
+    chosen = _readable(key, witness, scope)
     if not chosen:
         return _value_of(key, witness, ())
     kept = [(p, e) for p, e in chosen if scope.keeps(e)]
@@ -576,8 +759,15 @@ def _evaluate(key: _RuleKey) -> Rule | None:
         return item
 
     def states(witness: str, value: _Value) -> bool:
+        """The reading names the witness, quotes it, or the table has the witness stating one of its
+        facts in its own words (the same hymn, day, office at the same slot)."""
         named = any(witness in e.witnesses for e in value.elements)
-        return named or any(c.witness == witness for c in value.citations)
+        if named or any(c.witness == witness for c in value.citations):
+            return True
+        stated = _facts_stated(witness, key.rite)
+        return bool(stated and value.paths) and not _value_facts(witness, key.rite, value.paths).isdisjoint(
+            stated
+        )
 
     def note(witness: str, value: _Value) -> None:
         item = entry(value)
@@ -614,8 +804,13 @@ def _evaluate(key: _RuleKey) -> Rule | None:
             )
     noted = {w for item in found.values() for w in (*item["stating"], *item["following"])}
     for witness in _holders(key.rite):
-        if witness not in noted:  # it governs no unit where the rule is in force: its reading as stated
-            note(witness, _statement(key, witness))
+        if witness in noted:
+            continue
+        # it governs no unit where the rule is in force: its reading as it states it (a witness that only
+        # follows its base there, in force nowhere, adds no reading: 范咸's 府志 of the units 臺灣府志 governs)
+        value = _statement(key, witness)
+        if states(witness, value):
+            note(witness, value)
     if len(found) < 2:
         return None
     ordered = sorted(

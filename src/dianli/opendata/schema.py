@@ -430,15 +430,25 @@ OBSERVANCES = TableSchema(
 VARIANTS = TableSchema(
     "variants",
     "Variants",
-    "Where the witnesses differ on a rite: every reading of a point they read differently, and every "
-    "element a witness's own reading file changes.",
+    "Where the witnesses differ on a rite: every reading of every point they read differently (a variant "
+    "group of the rite data, or a field a witness's reading replaces), with the witnesses that state it "
+    "and those that follow it, as the correspondence table has them (dianli variants).",
     (
         _f("rite", "string", "The rite (rites.id).", required=True),
         _f("number", "integer", "The row's number within the rite (from 1).", required=True),
-        _f("element", "string", "The element's path in the rite data.", required=True),
-        _f("variant", "string", "The point read differently, or 'reading of WITNESS'.", required=True),
-        _f("witnesses", "array", "The witnesses of this reading ('all' when it names none)."),
-        _f("reading", "string", "The reading's words."),
+        _f(
+            "element",
+            "string",
+            "The paths of the reading's elements in the rite data ('; ' between them); the point's id "
+            "for the empty reading (nothing of the point in the witnesses' reading).",
+            required=True,
+        ),
+        _f(
+            "variant", "string", "The point read differently: its id (dianli variants --rule).", required=True
+        ),
+        _f("witnesses", "array", "The witnesses that state this reading in their own words."),
+        _f("followers", "array", "The witnesses that read it without stating it (from their base)."),
+        _f("reading", "string", "The reading's words ('—': nothing of the point)."),
         _f("source", "string", "Its source: witness「quote」, or the assumption."),
     ),
     ("rite", "number"),

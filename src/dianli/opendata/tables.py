@@ -42,7 +42,6 @@ from dianli.rites.resolve import (
     preferred_citations,
     resolve_rite,
 )
-from dianli.rites.variants import diff_rite
 
 Row = dict[str, Any]
 Progress = Callable[[str, int, int], None]
@@ -570,18 +569,26 @@ def observance_rows(years: Iterable[int], progress: Progress = _quiet) -> list[R
 
 
 def variant_rows() -> list[Row]:
+    """Every reading of every point the witnesses read differently, as ``dianli variants`` and ``dianli rites
+    diff`` report them (read from the correspondence table)."""
+    from dianli.comparison.variation import variation
+
     rows = []
-    for rite_id in all_rites():
-        for number, (path, variant, witnesses, reading, source) in enumerate(diff_rite(rite_id), start=1):
+    numbers: dict[str, int] = {}
+    for rule in variation():
+        for reading in rule.readings:
+            numbers[rule.rite] = numbers.get(rule.rite, 0) + 1
+            source = reading.source()
             rows.append(
                 {
-                    "rite": rite_id,
-                    "number": number,
-                    "element": path,
-                    "variant": variant,
-                    "witnesses": list(witnesses),
-                    "reading": reading,
-                    "source": source,
+                    "rite": rule.rite,
+                    "number": numbers[rule.rite],
+                    "element": "; ".join(dict.fromkeys(reading.paths)) or rule.id,
+                    "variant": rule.id,
+                    "witnesses": list(reading.witnesses),
+                    "followers": list(reading.followers),
+                    "reading": reading.value,
+                    "source": source if isinstance(source, str) else f"{source.witness}「{source.quote}」",
                 }
             )
     return rows

@@ -241,9 +241,10 @@ async def timeline_view(
     from_year: int | None = Query(None, alias="from"),
     until_year: int | None = Query(None, alias="until"),
     explicit: bool = False,
+    rite: str | None = None,
 ) -> Response:
     data = await run_in_threadpool(
-        pages.timeline_page, place or None, witness or None, from_year, until_year, explicit
+        pages.timeline_page, place or None, witness or None, from_year, until_year, explicit, rite or None
     )
     return render("timeline.html", **data)
 

@@ -268,16 +268,29 @@ def timeline_page(
     from_year: int | None,
     until_year: int | None,
     explicit_only: bool = False,
+    rite: str | None = None,
 ) -> dict[str, Any]:
     """The dated events of a place's governing witnesses (or of one witness, or of all), with the SVG;
-    with ``explicit_only`` no bare year whose era is carried over from an earlier date."""
+    with ``explicit_only`` no bare year whose era is carried over from an earlier date; with ``rite`` only
+    the dates whose clause states an element of that rite (the correspondence table)."""
+    from dianli.comparison.dated import about_rite, event_rites
+    from dianli.rites.load import all_rites
+    from dianli.rites.resolve import find_rite
+
     if witness:
         check_witness(witness)
     unit = get_place(place) if place else None
+    rite_id = find_rite(rite) if rite else None
     events = dated_timeline(unit.id if unit else None, witness or None, from_year, until_year, explicit_only)
+    if rite_id is not None:
+        events = about_rite(events, rite_id)
     titles = {i.id: i.short_title for i in manifest()}
     where = f" at {unit.name}" if unit else (f" in {titles[witness]}" if witness else "")
+    names = {r.id: r.names.classical[0] for r in all_rites().values()}
     return {
+        "rite": rite_id,
+        "rite_name": names[rite_id] if rite_id else None,
+        "states": ["、".join(names[r] for r in event_rites(e)) for e in events],
         "place": unit,
         "witness": witness or None,
         "from_year": from_year,
