@@ -270,6 +270,7 @@ RECORDED: dict[str, str] = {
     "liancheng-xianzhi-3": "6/35",
     "linting-zhi": "0/72",
     "nanping-xianzhi-11": "28/214",
+    "xianxi-zhi-1": "3/33",
     "xuxiu-taiwan-xianzhi-2": "428/505",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
