@@ -221,6 +221,24 @@ def force_option() -> bool:
     return value
 
 
+def scheduler_option() -> str | None:
+    """The ``--scheduler`` option of a command that runs on Dask (``harvest``, ``ingest``)."""
+    value: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Address of a dask.distributed scheduler (tcp://host:8786). Default: local processes.",
+    )
+    return value
+
+
+def workers_option() -> int | None:
+    """The ``--workers`` option of a command that runs on local processes (``harvest``, ``ingest``)."""
+    value: int | None = typer.Option(
+        None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
+    )
+    return value
+
+
 def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
     """Refuse '-' for an option that names a folder (standard output cannot hold a folder of files)."""
     if os.fspath(path) == "-":
