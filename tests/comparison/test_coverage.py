@@ -265,6 +265,7 @@ RECORDED: dict[str, str] = {
     "chongxiu-taiwan-xianzhi-5": "52/61",
     "chongzuan-fujian-tongzhi-taiwan-28": "56/300",
     "chunxi-sanshan-zhi-8": "4/606",
+    "fujian-tongzhi-15": "8/94",
     "gemalan-zhilue-7": "63/73",
     "hengchun-xianzhi-11": "23/233",
     "liancheng-xianzhi-3": "6/35",
