@@ -267,6 +267,7 @@ RECORDED: dict[str, str] = {
     "chunxi-sanshan-zhi-8": "4/606",
     "fengshan-xian-caifangce-4": "3/321",
     "fengshan-xianzhi-2": "0/80",
+    "fujian-tongzhi-15": "8/94",
     "gemalan-zhilue-7": "63/73",
     "hengchun-xianzhi-11": "23/233",
     "liancheng-xianzhi-3": "6/35",
