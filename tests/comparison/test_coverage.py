@@ -278,6 +278,7 @@ RECORDED: dict[str, str] = {
     "xuxiu-taiwan-xianzhi-2": "428/505",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
+    "yunlin-xian-caifangce": "2/47",
     "zhuluo-xianzhi-5": "0/102",
 }
 """Witnesses of the automatic path with their coverage (covered/total) when they were added: each is held to
