@@ -10,10 +10,11 @@ aligner (``dianli align``, the model without the witness's own citations) matche
 witness took before the correspondence table; a clause the aligner finds *new* is filed nowhere.
 
 Then the review a curator would make: for every curated witness, its drafted readings
-(``dianli.comparison.drafted.proposals``: the rites whose days its text states differently from its base)
-against its hand readings — each proposal is one decision, to accept when its days are the hand ones, else
-to reject; a rite whose hand days differ from the base with no right proposal is a hand edit. Target (issue):
-under 100 decisions a chapter and no hand-written reading of its date rules.
+(``dianli.comparison.drafted.proposals``: the rites whose days, hymns, postures or offering rounds its text
+states differently from its base) against its hand readings — each proposal is one decision, to accept when
+it gives the hand values, else to reject; a rite and kind whose hand values differ from the base with no
+right proposal is a hand edit. Target (issue): under 100 decisions a chapter and no hand-written reading of
+its date rules.
 
 Targets (issue: at least 90% precision and recall on these kinds, 80% overall) are printed beside the
 figures, never asserted in a unit test. Run: ``python bench/facts.py``.
@@ -83,38 +84,63 @@ def main() -> None:
 
 
 def review() -> None:
-    """The decisions and hand edits that bring each curated witness's days from its draft to its curation."""
-    from dianli.comparison.drafted import proposals
+    """The decisions and hand edits that bring each curated witness from its draft to its curation: every
+    kind a draft proposes (days, hymns, postures, offering rounds)."""
+    from dianli.comparison.drafted import PROPOSED_KINDS, Proposal, proposals, rite_values
     from dianli.comparison.table import table
-    from dianli.comparison.values import OPEN, rule_text
+    from dianli.comparison.values import OPEN
     from dianli.corpus.normalise import fold
     from dianli.corpus.witnesses import witness_info
     from dianli.rites.readings import rites_for
 
-    print("\nreview of the drafted days (each witness against its base, from its text alone)")
+    def right(p: Proposal, hand: set[str]) -> bool:
+        """The decision a curator makes: accept where the proposal gives the hand values."""
+        values = {fold(v) for v in p.values}
+        if p.kind == "date_rule":
+            return values == hand
+        return values <= hand and fold(p.replaces) not in hand
+
+    print("\nreview of the drafted readings (each witness against its base, from its text alone)")
     print(f"{'witness':<30} {'decisions':>9} {'accept':>6} {'reject':>6} {'hand edits':>10}")
     totals = [0, 0, 0, 0]
+    by_kind = {k: [0, 0, 0, 0] for k in PROPOSED_KINDS}
     for witness in curated_witnesses():
         base = witness_info(witness).base
         if base is None:
             continue
         found = proposals(witness)
-        hand: dict[str, set[str]] = {}
-        for s in table().where(witness=witness, kind="date_rule"):
-            if s.provenance in ("cited", "read") and s.key != fold(OPEN):
-                hand.setdefault(s.rite, set()).add(s.key)
+        hand: dict[tuple[str, str], set[str]] = {}
+        for s in table().where(witness=witness):
+            if s.kind in PROPOSED_KINDS and s.provenance in ("cited", "read") and s.key != fold(OPEN):
+                hand.setdefault((s.rite, s.kind), set()).add(s.key)
         theirs = rites_for(base)
-        differs = {
-            rite
-            for rite, days in hand.items()
-            if rite in theirs and days != {fold(rule_text(d.rule)) for d in theirs[rite].date_rule}
-        }
-        right = {p.rite for p in found if {fold(v) for v in p.values} == hand.get(p.rite)}
-        row = [len(found), len(right), len(found) - len(right), len(differs - right)]
+        accepted = [p for p in found if right(p, hand.get((p.rite, p.kind), set()))]
+        edits = 0
+        for (rite, kind), values in hand.items():
+            if rite not in theirs:
+                continue
+            other = {fold(v) for v in rite_values(theirs[rite], kind) if v != OPEN}
+            if values <= other or (other and other <= values):
+                continue  # agrees with the base: nothing to write
+            mine = [p for p in accepted if (p.rite, p.kind) == (rite, kind)]
+            covered = {fold(v) for p in mine for v in p.values}
+            if not mine or (kind != "date_rule" and not (values - other) <= covered):
+                edits += 1
+                by_kind[kind][3] += 1
+        row = [len(found), len(accepted), len(found) - len(accepted), edits]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
+        for p in found:
+            by_kind[p.kind][0] += 1
+            by_kind[p.kind][1 if p in accepted else 2] += 1
         print(f"{witness:<30} {row[0]:>9} {row[1]:>6} {row[2]:>6} {row[3]:>10}")
     print(
         f"{'all':<30} {totals[0]:>9} {totals[1]:>6} {totals[2]:>6} {totals[3]:>10}   target: < 100 a chapter, 0 edits"
+    )
+    print(
+        "by kind: "
+        + "; ".join(
+            f"{k} {v[0]} ({v[1]} accept, {v[2]} reject, {v[3]} hand edits)" for k, v in by_kind.items()
+        )
     )
 
 

@@ -33,8 +33,11 @@ def test_the_default_boundary_is_the_first_year_of_the_era_tables_first_dynasty(
             "祀先師禮·樂章 (hymn)·迎神",
             ["before 1723, 咸和: 臺灣縣志 (康熙 1720)", "from 1723, 咸平: 福建通志"],
         ),
-        # 四拜 against 三跪九叩
-        ("祀先師禮·禮節 (posture)·送神", ["四拜: 臺灣縣志", "三跪九叩: 重修鳳山縣志"]),
+        # 四拜 against 三跪九叩 (stated by every witness after 1723 that quotes the 送神's step: its posture)
+        (
+            "祀先師禮·禮節 (posture)·送神",
+            ["四拜: 臺灣縣志", "三跪九叩: 福建通志", "重修鳳山縣志 (乾隆 1764)"],
+        ),
         # the altar of 社稷 lowered from 三尺四寸 to 二尺一寸, kept by 重修鳳山縣志
         ("祭社稷禮·尺寸 (dimension)·社稷壇·高", ["3.4尺: 諸羅縣志", "2.1尺: 噶瑪蘭廳志", "kept by 3.4尺"]),
     ],

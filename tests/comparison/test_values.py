@@ -14,7 +14,15 @@ from dianli.calendar.date_rules import (
     SolarTermRule,
     StemDayOfMonth,
 )
-from dianli.comparison.values import KINDS, facts_in, rule_text, same_value
+from dianli.comparison.values import (
+    KINDS,
+    element_values,
+    facts_in,
+    override_facts,
+    rite_hymns,
+    rule_text,
+    same_value,
+)
 
 TEXTS = [
     # (clause, kind, values) — the clauses are of the kinds the corpus witnesses write
@@ -27,7 +35,24 @@ TEXTS = [
     ("春祭清明日、秋祭七月十五日、冬祭十月初一日", "date_rule", ["清明", "七月十五日", "十月初一日"]),
     ("每岁清明、中元、十月朔，凡三祭", "date_rule", ["清明", "十月初一日", "七月十五日"]),
     ("厉坛以寒食、中元二节及十月朔日", "date_rule", ["十月初一日", "七月十五日", "清明前一日"]),
-    ("每月朔望行香", "date_rule", ["每月朔、望"]),
+    ("每月朔望宣講", "date_rule", ["每月朔、望"]),
+    ("朔、望俱行香", "date_rule", []),  # the fortnightly incense, not a rite's day
+    ("每月朔旦行釋菜禮", "date_rule", ["每月朔"]),
+    ("每月初一、十五日", "date_rule", ["每月朔、望"]),
+    ("每岁仲春辛日致祭", "date_rule", ["二月上辛"]),  # a season's month and a stem: its first
+    ("春秋二仲丁祭畢", "date_rule", ["二月上丁", "八月上丁"]),
+    ("季秋上戊", "date_rule", ["九月上戊"]),
+    ("孟冬朔日", "date_rule", ["十月初一日"]),
+    ("火神以六月下旬三日", "date_rule", ["六月二十三日"]),
+    ("關帝又於五月旬有三日", "date_rule", ["五月十三日"]),
+    ("先立春一日，正官率屬", "date_rule", ["立春前一日"]),
+    ("選在冬至節後的辰日", "date_rule", ["冬至後辰日"]),
+    ("納音：如甲子年立春", "date_rule", []),  # a year's term: an example, not a day
+    ("每歲霜降前一日迎請旗纛…至霜降日五鼓", "date_rule", ["霜降"]),  # the day before: its preparation
+    ("凡日月薄蝕，行救護禮", "date_rule", ["日月食之日"]),
+    ("凡遇萬壽聖節、元旦、冬至", "date_rule", ["冬至", "正月初一日", "萬壽聖節"]),
+    ("上元張燈", "date_rule", ["正月十五日"]),
+    ("跪，叩首、叩首、叩首，起身", "posture", ["一跪三叩"]),
     ("冬至後辰日", "date_rule", ["冬至後辰日"]),
     ("樂奏咸和之曲", "hymn", ["咸和"]),
     ("唱：『樂奉咸平之章』", "hymn", ["咸平"]),
@@ -44,6 +69,66 @@ TEXTS = [
 @pytest.mark.parametrize(("text", "kind", "values"), TEXTS)
 def test_facts_in_text(text: str, kind: str, values: list[str]) -> None:
     assert [v.text for v in facts_in(text) if v.kind == kind] == values
+
+
+def test_a_note_takes_its_months_from_the_clause_it_annotates() -> None:
+    note = "今郡縣多用上巳日"
+    assert [v.text for v in facts_in(note) if v.kind == "date_rule"] == []
+    read = facts_in(note, context="每春秋二祭俱於仲月上旬擇日行禮")
+    assert [v.text for v in read if v.kind == "date_rule"] == ["二月上巳", "八月上巳"]
+
+
+OVERRIDES = [
+    # (override, hymns of the rite, facts): what an override puts in the steps it changes
+    ({"replace_text": {"field": "all", "old": "寧平", "new": "安平"}}, {"寧平"}, [("hymn", "安平")]),
+    ({"replace_text": {"field": "all", "old": "寧平", "new": "安平"}}, set(), []),  # 寧平 no hymn here
+    ({"replace_text": {"field": "call", "old": "初獻", "new": "亞獻"}}, {"寧平"}, [("rounds", "亞獻")]),
+    (
+        {"replace_text": {"field": "all", "old": "一跪三叩", "new": "三跪九叩"}},
+        set(),
+        [("posture", "三跪九叩")],
+    ),
+    ({"replace_text": {"field": "all", "old": "望瘞", "new": "望燎"}}, {"咸平"}, []),
+    ({"set": {"tag": "樂章", "field": "call", "value": "樂奏景平之章"}}, set(), [("hymn", "景平")]),
+]
+
+
+@pytest.mark.parametrize(("override", "hymns", "facts"), OVERRIDES)
+def test_override_facts(override: dict[str, object], hymns: set[str], facts: list[tuple[str, str]]) -> None:
+    from dianli.corpus.normalise import fold
+    from dianli.rites.model import Override
+
+    made = Override.model_validate({**override, "assumption": "a test override"})
+    found = override_facts(made, frozenset(fold(h) for h in hymns))
+    assert list(found) == facts
+
+
+def test_the_hymns_of_a_rite_follow_its_overrides() -> None:
+    """寧平 in the 初獻, 安平 and 景平 only by the 亞獻's and 終獻's overrides (「俱如前儀」 but the hymn)."""
+    from dianli.corpus.normalise import fold
+
+    assert {fold(h) for h in ("咸平", "寧平", "安平", "景平")} <= rite_hymns("xianshi")
+
+
+STEPS = [
+    # (step, facts): a step states its posture field and the round it calls
+    ({"kind": "action", "posture": "三跪九叩"}, [("posture", "三跪九叩")]),
+    ({"kind": "call", "call": "奠帛，行初獻禮"}, [("rounds", "初獻")]),
+    ({"kind": "call", "call": "樂奏寧平之章"}, [("hymn", "寧平")]),
+]
+
+
+@pytest.mark.parametrize(("step", "facts"), STEPS)
+def test_a_step_states(step: dict[str, object], facts: list[tuple[str, str]]) -> None:
+    from dianli.rites.model import Step
+
+    made = Step.model_validate({**step, "assumption": "a test step"})
+    values = element_values("xianshi", "xianshi.parts[chuxian].steps[0]", made)
+    assert [(v.kind, v.text) for v in values] == facts
+    assert all(
+        v.slot == ("xianshi.rounds" if v.kind == "rounds" else f"xianshi.parts[chuxian].{v.kind}")
+        for v in values
+    )
 
 
 RULES = [

@@ -142,7 +142,6 @@ def _review(witness: str, accept: set[int], reject: set[int], force: bool) -> No
     from dianli.cli.common import say
     from dianli.comparison.review import decide, decisions, pending
     from dianli.corpus.labels import witness_label
-    from dianli.rites.load import all_rites
 
     if accept or reject:
         taken, dropped = decide(witness, accept, reject, force)
@@ -155,8 +154,7 @@ def _review(witness: str, accept: set[int], reject: set[int], force: bool) -> No
         indent=2,
     )
     for p in found:
-        name = all_rites()[p.rite].names.classical[0] if p.rite in all_rites() else p.rite
-        say(f"[{p.number}] {name}: {'、'.join(p.values)}", indent=6)
+        say(f"[{p.number}] {p.summary()}", indent=6)
         for quote in p.quotes:
             say(f"    「{quote}」", indent=6)
     if not found:

@@ -153,7 +153,7 @@ def register(app: typer.Typer) -> None:
                 write_file(out / f"{r.witness}.draft.yaml", r.draft, force)
             write_file(out / "summary.csv", _csv(run), force)
             err_console.print(f"wrote {len(run.results) * 2 + 1} files to {out}")
-        if drafts is not None:  # each drafted witness's differing days, proposed for review
+        if drafts is not None:  # each drafted witness's differing facts, proposed for review
             from dianli.corpus.witnesses import DRAFTED_FILE
 
             proposed = [r for r in run.results if r.drafted_readings]

@@ -27,6 +27,8 @@ from dianli.corpus.normalise import fold
 READ_KINDS = ("date_rule", "hymn", "posture", "rounds")
 """The kinds a reader finds in running text (the others come from curated elements only)."""
 EXCLUDED_SECTIONS = ("front", "back")
+QING_FIRST_YEAR = 1644
+"""The first year of Qing rule (a clause dated before it tells of earlier practice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,7 @@ def section_rites(source: Table, without: str | None = None) -> dict[str, str]:
     statements of ``without``, so that a witness is never read with its own curation)."""
     counts: dict[str, Counter[str]] = {}
     for s in source:
-        if s.witness != without:
+        if s.witness != without and s.rite:  # the other cited data (music, spring ox) is no rite
             counts.setdefault(s.section, Counter())[s.rite] += 1
     return {section: c.most_common(1)[0][0] for section, c in counts.items()}
 
@@ -68,22 +70,172 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
     rites = section_rites(source if source is not None else table(), witness if alone else None)
     out: list[Found] = []
     same_day: list[tuple[str, str, Clause]] = []
+    before: Clause | None = None
     for clause in clauses(witness):
+        context = before.text if before is not None and before.section == clause.section else ""
+        before = clause
         if clause.section.split(".")[0] in EXCLUDED_SECTIONS:
             continue
         rite = _rite_for(clause.section, rites)
         if rite is None:
             continue
-        out.extend(Found(rite, value, clause) for value in facts_in(clause.text))
+        values = facts_in(clause.text, context=context)
+        if any(v.kind == "date_rule" for v in values):
+            if _before_the_dynasty(clause.text):
+                values = tuple(v for v in values if v.kind != "date_rule")  # history: the Ming's days
+            else:
+                values, days = _days_by_subject(clause.text, context, rite, values)
+                out.extend(Found(subject, v, clause) for subject, v in days)
+        out.extend(Found(rite, v, clause) for v in values)
         same_day.extend((rite, other, clause) for other in _same_day_as(clause.text) if other != rite)
-    # 「與釋奠同日」: the rite takes the days the witness gives the rite it names
+        same_day.extend((later, first, clause) for later, first in _in_turn(clause.text, context))
+    out = _without_preparations(out, {c.start: i for i, c in enumerate(clauses(witness))})
+    # 「與釋奠同日」, 「文廟祭畢，乃祭名宦祠」: a rite whose days the witness does not state takes the days it
+    # gives the rite it is held with
+    dated = {f.rite for f in out if f.value.kind == "date_rule"}
     for rite, other, clause in same_day:
-        days = [f.value for f in out if f.rite == other and f.value.kind == "date_rule"]
-        out.extend(Found(rite, value, clause) for value in dict.fromkeys(days))
+        if rite in dated:
+            continue
+        theirs = [f.value for f in out if f.rite == other and f.value.kind == "date_rule"]
+        out.extend(Found(rite, value, clause) for value in dict.fromkeys(theirs))
     return tuple(out)
 
 
+_COUNTED = re.compile(r"^(\w{2})前[一二三]日$")
+
+
+def _without_preparations(found: list[Found], index: dict[int, int]) -> list[Found]:
+    """Without a day counted before a solar term (霜降前一日) where the same or the next clause of the
+    section names the term itself for the rite (「每歲霜降前一日…迎請旗纛…」 then 「至霜降日五鼓…」): the rite
+    is held on the term, the day before is its preparation. ``index``: clause start → its number."""
+    bare = {
+        (f.rite, f.clause.section, index[f.clause.start], fold(f.value.text))
+        for f in found
+        if f.value.kind == "date_rule"
+    }
+    out = []
+    for f in found:
+        counted = _COUNTED.match(fold(f.value.text)) if f.value.kind == "date_rule" else None
+        if counted is not None:
+            at = index[f.clause.start]
+            if any((f.rite, f.clause.section, i, counted.group(1)) in bare for i in (at, at + 1)):
+                continue
+        out.append(f)
+    return out
+
+
 _SAME_DAY = re.compile(folded_pattern(r"(?:與|同)(\w{2,4}?)同日"))
+_SUBJECT = re.compile(folded_pattern(r"^(\w{2,5}?)(?:每歲|歲)?(?:或|則|又|亦|皆|俱)?(?:以|於|用)"))
+"""A clause that opens with the rite it is about: 「火神以六月下旬三日」, 「關帝又於五月旬有三日」."""
+
+
+_PIECES = re.compile(r"[，,；;。、：:]")
+
+
+def _days_by_subject(
+    text: str, context: str, rite: str, values: tuple[Value, ...]
+) -> tuple[tuple[Value, ...], list[tuple[str, Value]]]:
+    """(the facts left to the section's rite, (rite, day) of the days a piece of the clause files under
+    the rite it opens with): 「火神以六月下旬三日，厲壇以寒食、中元二節及十月朔日」 gives 火神 its day and
+    厲壇 three; a piece with no subject of its own continues the one before. A clause with no subject
+    leaves its days to its section."""
+    pieces = [p for p in _PIECES.split(text) if p.strip()]
+    subjects = [_subject(p) for p in pieces]
+    if not any(subjects):
+        return values, []
+    days: list[tuple[str, Value]] = []
+    current = rite
+    seen = context
+    for piece, subject in zip(pieces, subjects, strict=True):
+        current = subject or current
+        days.extend((current, v) for v in facts_in(piece, context=seen) if v.kind == "date_rule")
+        seen += piece
+    return tuple(v for v in values if v.kind != "date_rule"), days
+
+
+def _subject(text: str) -> str | None:
+    """The rite a clause opens with, by one of its names (None: it opens with none)."""
+    from dianli.errors import UnknownValueError
+    from dianli.rites.resolve import find_rite
+
+    match = _SUBJECT.match(fold(text))
+    if match is None:
+        return None
+    try:
+        return find_rite(match.group(1))
+    except UnknownValueError:
+        return None
+
+
+def _before_the_dynasty(text: str) -> bool:
+    """Whether a clause dates itself by a reign before the Qing (「明洪武元年，…祭以春驚蟄、秋霜降日」,
+    「雍熙四年九月九日升化」): it tells history, and its days are not the rule in force."""
+    from dianli.corpus.dated_events import extract_dates
+
+    return any(e.gregorian_year < QING_FIRST_YEAR for e in extract_dates(text))
+
+
+_DONE = re.compile(folded_pattern(r"(?:畢|完畢)"))
+_FIRST = re.compile(folded_pattern(r"祭(\w{2,5}?)必先(?:祭)?(?=(\w{2,6}))"))
+"""「凡祭文廟，必先崇聖祠」: the second rite is held first, the same day."""
+_NEXT = re.compile(folded_pattern(r"(?:乃|次|再|才)(?:祭|祀)(?=(\w{2,6}))"))
+_LEAD = re.compile(folded_pattern(r"^(?:乃|次|再|才)?(?:祭|祀)?"))
+_TRAIL = re.compile(folded_pattern(r"(?:祭|祀)(?:祀)?$"))
+
+
+def _in_turn(text: str, context: str) -> list[tuple[str, str]]:
+    """Pairs of rites a clause holds in turn on one day, each way round (a rite takes the other's days
+    where the witness states none of its own): 「文廟祭畢，乃祭常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after
+    「文廟祭畢」, 「祭崇聖祠畢，文廟中鼓初嚴」, 「凡祭文廟，必先崇聖祠」 (the clause before, ``context``, counts)."""
+    plain, before = fold(text), fold(context)
+    whole = before + plain
+    pairs: list[tuple[str | None, str | None]] = []
+    for match in _FIRST.finditer(plain):
+        pairs.append((_rite_at_end(match.group(1)), _rite_at_start(match.group(2))))
+    anchor = None
+    for match in _DONE.finditer(whole):
+        done = _rite_at_end(_TRAIL.sub("", whole[max(0, match.start() - 8) : match.start()]))
+        if done is None:
+            continue
+        anchor = done
+        if match.end() > len(before):
+            pairs.append((done, _rite_at_start(_LEAD.sub("", whole[match.end() : match.end() + 8]))))
+    if anchor is not None:
+        pairs.extend((anchor, _rite_at_start(m.group(1))) for m in _NEXT.finditer(plain))
+    out: list[tuple[str, str]] = []
+    for a, b in pairs:
+        if a and b and a != b:
+            out += [(a, b), (b, a)]
+    return list(dict.fromkeys(out))
+
+
+def _rite_at_end(words: str) -> str | None:
+    """The rite the last 2 to 5 characters of ``words`` name (the longest that names one)."""
+    for size in range(min(5, len(words)), 1, -1):
+        found = _rite_named(words[-size:])
+        if found:
+            return found
+    return None
+
+
+def _rite_at_start(words: str) -> str | None:
+    """The rite the first 2 to 6 characters of ``words`` name (the longest that names one)."""
+    for size in range(min(6, len(words)), 1, -1):
+        found = _rite_named(words[:size])
+        if found:
+            return found
+    return None
+
+
+@functools.cache
+def _rite_named(words: str) -> str | None:
+    from dianli.errors import UnknownValueError
+    from dianli.rites.resolve import find_rite
+
+    try:
+        return find_rite(words)
+    except UnknownValueError:
+        return None
 
 
 def _same_day_as(text: str) -> tuple[str, ...]:

@@ -44,8 +44,8 @@ class WitnessResult:
     draft: str
     alignment_yaml: str
     drafted_readings: str = ""
-    """For a drafted witness (``status: draft``) with days that differ from its base: its
-    ``readings/drafted.yaml`` (:mod:`dianli.comparison.drafted`); else empty."""
+    """For a drafted witness (``status: draft``) with facts (days, hymns, postures, offering rounds) that
+    differ from its base: its ``readings/drafted.yaml`` (:mod:`dianli.comparison.drafted`); else empty."""
 
     @property
     def clauses_per_second(self) -> float:

@@ -110,10 +110,18 @@ def _headers(folder: Path, files: list[str]) -> tuple[str, str]:
 
 
 def _edited(reviewed: list[dict[str, Any]], accepted: list[dict[str, Any]]) -> int:
-    """Accepted decisions whose reading no longer states the days accepted (or is gone)."""
-    stand = {str(p.get("id")): [str(r.get("text", "")) for r in p.get("date_rule") or []] for p in reviewed}
+    """Accepted decisions whose reading no longer states what was accepted (or is gone)."""
+    from dianli.comparison.review import describe
+
+    stand = set()
+    for patch in reviewed:
+        kind, values, _quotes = describe(patch)
+        stand.add((str(patch.get("id")), kind, tuple(values)))
     return sum(
-        1 for d in accepted if stand.get(str(d.get("rite"))) != [str(v) for v in d.get("values") or []]
+        1
+        for d in accepted
+        if (str(d.get("rite")), str(d.get("kind", "date_rule")), tuple(str(v) for v in d.get("values") or []))
+        not in stand
     )
 
 

@@ -15,6 +15,7 @@ keys: they are shown as they are.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from dianli.rites.model import (
     Element,
     Offering,
     Officiant,
+    Override,
     Part,
     Silk,
     Step,
@@ -191,15 +193,63 @@ def element_values(
         if not rounds and fold(title).endswith(fold("獻")):
             rounds = [title]
         return tuple(Value("rounds", f"{rite}.rounds", r) for r in rounds)
-    if isinstance(element, Step):
+    if isinstance(element, Step | Override):
         part = _part_of(path)
-        words = " ".join(t for t in (element.call, element.action) if t)
+        if isinstance(element, Step):
+            words = " ".join(t for t in (element.call, element.action, element.posture) if t)
+            found = [(v.kind, v.text) for v in facts_in(words) if v.kind in ("hymn", "posture", "rounds")]
+        else:
+            found = list(override_facts(element, rite_hymns(rite)))
         return tuple(
-            Value(v.kind, f"{part}.{v.kind}", v.text, named.get(part, ""))
-            for v in facts_in(words)
-            if v.kind in ("hymn", "posture")
+            Value(kind, f"{rite}.rounds", text)  # a step that calls a round (「行亞獻禮」) states it
+            if kind == "rounds"
+            else Value(kind, f"{part}.{kind}", text, named.get(part, ""))
+            for kind, text in found
         )
     return ()
+
+
+def override_facts(override: Override, hymns: frozenset[str] = frozenset()) -> tuple[tuple[str, str], ...]:
+    """(kind, value) of the hymns and postures an override puts in the steps it changes: a replaced text
+    whose old words are a hymn of the rite (``hymns``: folded; 寧平) or a posture (一跪三叩) names the new
+    one (the 亞獻 that is 「如前儀」 but for 「樂奏安平之章」 states 安平); a field set to words that state one,
+    states it."""
+    out: list[tuple[str, str]] = []
+    if override.replace_text is not None:
+        old, new = override.replace_text.old, override.replace_text.new
+        if fold(old) in hymns:
+            out.append(("hymn", new))
+        for kind in ("posture", "rounds"):
+            if any(v.kind == kind and same_value(v.text, old) for v in facts_in(old)):
+                out.extend((v.kind, v.text) for v in facts_in(new) if v.kind == kind)
+    elif override.set is not None and override.set.field in ("call", "action", "posture"):
+        out.extend(
+            (v.kind, v.text)
+            for v in facts_in(str(override.set.value))
+            if v.kind in ("hymn", "posture", "rounds")
+        )
+    return tuple(out)
+
+
+@functools.cache
+def rite_hymns(rite_id: str) -> frozenset[str]:
+    """The hymns (folded) the steps of a rite of the shared data name (「樂奏寧平之章」 → 寧平), and those its
+    overrides put in place of one (寧平 → 安平 → 景平)."""
+    from dianli.rites.load import all_rites
+    from dianli.rites.model import walk_paths
+
+    rite = all_rites().get(rite_id)
+    if rite is None:
+        return frozenset()
+    elements = [e for _p, e in walk_paths(rite, rite_id)]
+    words = (" ".join(t for t in (e.call, e.action) if t) for e in elements if isinstance(e, Step))
+    found = {fold(v.text) for text in words for v in facts_in(text) if v.kind == "hymn"}
+    replaced = [e.replace_text for e in elements if isinstance(e, Override) and e.replace_text is not None]
+    while True:
+        more = {fold(r.new) for r in replaced if fold(r.old) in found} - found
+        if not more:
+            return frozenset(found)
+        found |= more
 
 
 def element_names(rite: Element, rite_id: str) -> dict[str, str]:
@@ -232,6 +282,8 @@ _SEASONS = {
     folded_pattern("秋"): 8,
     folded_pattern("冬"): 11,
 }
+_ORDER = {folded_pattern("孟"): -1, folded_pattern("仲"): 0, folded_pattern("季"): 1}
+"""孟, 仲, 季: the first, middle and last month of a season (孟春 正月, 仲春 二月, 季春 三月)."""
 _STEMS = "甲乙丙丁戊己庚辛壬癸"
 _BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
 _TERMS = tuple(folded_pattern(t) for t in SOLAR_TERMS)
@@ -241,9 +293,28 @@ _DATED = re.compile(r"(?:年|閏|闰)$")
 _DOCUMENT = re.compile(folded_pattern(r"(?:據|奉|准|接|到)"))
 _NTH_DAY = re.compile(rf"([上中下])([{_STEMS}{_BRANCHES}已])")
 """上丁, 上戊, 上巳 … (上已: the scribes' and the digitisers' 已 for 巳, as 「二仲上已之日」)."""
+_SEASON_DAY = re.compile(
+    folded_pattern(rf"(?:([孟仲季])([春夏秋冬])|(二仲))(?:月)?(?:之)?([{_STEMS}])(?:日|祭)")
+)
+"""A season's month and a stem with no 上/中/下: its first such day (「仲春辛日」 二月上辛, 「二仲丁祭」)."""
 _PAIRED = re.compile(folded_pattern(r"(春秋|二仲)"))
-_SEASON_MID = re.compile(folded_pattern(r"仲([春夏秋冬])|([春夏秋冬])仲"))
-_TERM_AFTER = re.compile(folded_pattern(r"(?:節)?(?:前([一二三])日|後([子丑寅卯辰巳午未申酉戌亥])日)"))
+_SEASON_MONTH = re.compile(folded_pattern(r"([孟仲季])([春夏秋冬])|([春夏秋冬])仲"))
+_TERM_AFTER = re.compile(
+    folded_pattern(r"(?:節)?(?:的)?(?:前([一二三])日|後(?:的)?([子丑寅卯辰巳午未申酉戌亥])日)")
+)
+_TERM_BEFORE = re.compile(folded_pattern(r"先(\w{2})([一二三])日"))
+"""「先立春一日」: the day before a solar term."""
+_TEN_DAYS = re.compile(_MONTH_WORD + folded_pattern(r"(?:([上中下])旬|旬有)([一二三四五六七八九十])日"))
+"""「六月下旬三日」 (the 23rd), 「五月旬有三日」 (the 13th)."""
+_SEASON_NEW_FULL = re.compile(folded_pattern(r"([孟仲季])([春夏秋冬])(?:之)?(朔|望)"))
+_MONTHLY = re.compile(folded_pattern(r"每月(?:之)?((?:(?:朔|望|初一|十五)(?:日|旦)?(?:及|與|、)?)+)"))
+_ECLIPSE = re.compile(folded_pattern(r"[日月](?:薄)?[食蝕]"))
+_INCENSE = re.compile(folded_pattern(r"(?:俱)?(?:行|拈|上)香"))
+
+
+def _season_month(order: str, season: str) -> int:
+    """孟春 → 1, 仲春 → 2, 季冬 → 12."""
+    return (_SEASONS[season] + _ORDER[order] - 1) % 12 + 1
 
 
 def _month_number(word: str) -> int:
@@ -259,62 +330,119 @@ def day_number(word: str) -> int | None:
     return number if 1 <= number <= 30 else None
 
 
-def _dates(text: str) -> Iterator[str]:
-    """The date rules folded running text states, in the words of :func:`rule_text`."""
-    for match in _NTH_DAY.finditer(text):
+def _months_before(before: str, wide: str) -> list[int]:
+    """The months the words before a day (上丁 …) give it: 春秋二仲 both, else the nearest named month or
+    season's month (仲春, 季秋, 春仲)."""
+    season = None
+    for found in _SEASON_MONTH.finditer(before):
+        season = found
+    named = list(re.finditer(_MONTH_WORD, before))
+    if _PAIRED.search(before) and (season or "仲" in before or "二月" in before):
+        return [2, 8]
+    if named and (season is None or named[-1].start() > season.start()):
+        return [_month_number(named[-1].group(1))]
+    if season is not None:
+        if season.group(1):
+            return [_season_month(season.group(1), season.group(2))]
+        return [_SEASONS[season.group(3)]]
+    if named:
+        return [_month_number(named[-1].group(1))]
+    if _PAIRED.search(wide) and "仲" in wide:  # 「春、秋二祭，俱於仲月上旬擇日（今多用上巳日）」
+        return [2, 8]
+    return []
+
+
+def _term_days(text: str, start: int) -> Iterator[str]:
+    """Days by a solar term: the term itself, a day before it (霜降前一日, 「先立春一日」) or the first day of
+    a branch after it (冬至後辰日). A clause that names both a term and a day before it (「霜降前一日迎請
+    旗纛…至霜降日五鼓」) holds the rite on the term: the day before is its preparation."""
+    bare: list[str] = []
+    counted: list[tuple[str, str]] = []
+    before_terms: set[int] = set()
+    for match in _TERM_BEFORE.finditer(text, start):
+        if match.group(1) in _TERMS:
+            before_terms.add(match.start(1))
+            counted.append((match.group(1), f"{match.group(1)}前{match.group(2)}日"))
+    for term in _TERMS:
+        for match in re.finditer(term, text[start:]):
+            at = start + match.start()
+            if at in before_terms:
+                continue  # read as 「先立春一日」 above
+            if _DATED.search(text[max(0, at - 1) : at]):
+                continue  # 「甲子年立春」: a year's term, an example, not the rite's day
+            after = _TERM_AFTER.match(text, at + len(term))
+            if after and after.group(1):
+                counted.append((term, f"{term}前{after.group(1)}日"))
+            elif after and after.group(2):
+                yield f"{term}後{after.group(2)}日"
+            else:
+                bare.append(term)
+    yield from (day for term, day in counted if term not in bare)
+    yield from bare
+
+
+def _dates(text: str, start: int = 0) -> Iterator[str]:
+    """The date rules folded running text states from ``start`` on (what comes before is context: the
+    clause a note annotates), in the words of :func:`rule_text`."""
+    for match in _NTH_DAY.finditer(text, start):
         nth, day = match.groups()
-        before = text[max(0, match.start() - 10) : match.start()]
-        wide = text[max(0, match.start() - 30) : match.start()]
-        months: list[int] = []
-        season = _SEASON_MID.search(before)
-        named = list(re.finditer(_MONTH_WORD, before))
-        if _PAIRED.search(before) and (season or "仲" in before or "二月" in before):
-            months = [2, 8]
-        elif named:
-            months = [_month_number(named[-1].group(1))]
-        elif season:
-            months = [_SEASONS[season.group(1) or season.group(2)]]
-        elif _PAIRED.search(wide) and "仲" in wide:  # 「春、秋二祭，俱於仲月上旬擇日（今多用上巳日）」
-            months = [2, 8]
-        if not months:
-            continue
+        months = _months_before(
+            text[max(0, match.start() - 10) : match.start()], text[max(0, match.start() - 30) : match.start()]
+        )
         n = {"上": 1, "中": 2, "下": 3}[nth]
         day = "巳" if day == "已" else day
         for m in months:
             yield f"{month_name(m)}{NTH[n]}{day}"
-    for term in _TERMS:
-        for match in re.finditer(term, text):
-            after = _TERM_AFTER.match(text, match.end())
-            if after and after.group(1):
-                yield f"{term}前{after.group(1)}日"
-            elif after and after.group(2):
-                yield f"{term}后{after.group(2)}日"
-            else:
-                yield term
-    for match in re.finditer(_MONTH_WORD + _DAY_WORD, text):
+    for match in _SEASON_DAY.finditer(text, start):
+        order, season, both, stem = match.groups()
+        for m in [2, 8] if both else [_season_month(order, season)]:
+            yield f"{month_name(m)}上{stem}"
+    yield from _term_days(text, start)
+    for match in re.finditer(_MONTH_WORD + _DAY_WORD, text[start:]):
         month, day, suffix = match.groups()
         number = day_number(day)
+        at = start + match.start()
         if number is None or (not suffix and number not in (1, 15)):
             continue
-        if _DATED.search(text[max(0, match.start() - 4) : match.start()]) or _DOCUMENT.match(
-            text, match.end()
-        ):
+        if _DATED.search(text[max(0, at - 4) : at]) or _DOCUMENT.match(text, start + match.end()):
             continue  # 「雍正十年三月初七日」, 「七月十七日據…申稱」: the day of an event, not a rule
         yield month_name(_month_number(month)) + day_name(number)
-    for match in re.finditer(_MONTH_WORD + folded_pattern("(朔|望)"), text):
+    for match in _TEN_DAYS.finditer(text, start):
+        month, ten, unit = match.groups()
+        number = {"上": 0, "中": 10, "下": 20}.get(ten, 10) + parse_integer_chinese(unit)
+        yield month_name(_month_number(month)) + day_name(number)
+    for match in re.finditer(_MONTH_WORD + folded_pattern("(朔|望)"), text[start:]):
         month, day = match.groups()
         yield month_name(_month_number(month)) + day_name(1 if day == "朔" else 15)
+    for match in _SEASON_NEW_FULL.finditer(text, start):
+        order, season, day = match.groups()
+        yield month_name(_season_month(order, season)) + day_name(1 if day == "朔" else 15)
     for word, value in _FESTIVALS:
-        if word in text:
+        if word in text[start:]:
             yield value
-    if "朔望" in text:
-        yield "每月朔、望"
+    monthly = False
+    for match in _MONTHLY.finditer(text, start):
+        if _INCENSE.match(text, match.end()):
+            continue  # 「朔望行香」 is the fortnightly incense, not the rite's day
+        days = match.group(1)
+        first = "朔" in days or "初一" in days
+        full = "望" in days or "十五" in days
+        monthly = True
+        yield "每月朔、望" if first and full else "每月朔" if first else "每月望"
+    if not monthly and any(
+        not _INCENSE.match(text, m.end()) for m in re.compile("朔望").finditer(text, start)
+    ):
+        yield "每月朔、望"  # 「朔望行香」 is the fortnightly incense, not the rite's day
+    if _ECLIPSE.search(text, start):
+        yield "日月食之日"
 
 
 _FESTIVALS = (
     (folded_pattern("中元"), "七月十五日"),
+    (folded_pattern("上元"), "正月十五日"),
     (folded_pattern("寒食"), "清明前一日"),
     (folded_pattern("元旦"), "正月初一日"),
+    (folded_pattern("萬壽聖節"), "萬壽聖節"),
 )
 """Festivals the witnesses name a day by, with the day they are (寒食 is the day before 清明)."""
 
@@ -330,9 +458,17 @@ def _hymns(text: str) -> Iterator[str]:
         yield match.group(1)
 
 
+_SPELLED = re.compile(folded_pattern(r"(?:跪(?:叩首|叩頭|叩){3}(?:興|起)?(?:平身)?){1,3}"))
+"""The posture spelled out, as a 通贊 calls it: 「跪，叩首、叩首、叩首，興」 is 一跪三叩; three times, 三跪九叩."""
+_KNEEL = re.compile(folded_pattern(r"跪"))
+
+
 def _postures(text: str) -> Iterator[str]:
     for match in _POSTURE.finditer(text):
         yield f"{match.group(1)}跪{match.group(2)}叩"
+    for match in _SPELLED.finditer(text):
+        kneels = len(_KNEEL.findall(match.group(0)))
+        yield f"{'一二三'[kneels - 1]}跪{'三六九'[kneels - 1]}叩"
     for match in _BOWS.finditer(text):
         yield match.group(1)
 
@@ -352,13 +488,16 @@ _READERS: dict[str, Callable[[str], Iterator[str]]] = {
 are read from the rite data's elements only: their words vary too much for a pattern)."""
 
 
-def facts_in(text: str, slot: str = "") -> tuple[Value, ...]:
+def facts_in(text: str, slot: str = "", context: str = "") -> tuple[Value, ...]:
     """Every fact of a readable kind that ``text`` states (either script; punctuation does not matter),
-    each kind's values in text order, none twice."""
+    each kind's values in text order, none twice. ``context`` is the text before it (the clause a note
+    annotates): it gives a day its months (「…俱於仲月上旬擇日」 then 「今郡縣多用上巳日」), never facts of its own."""
     plain = fold(text)
+    before = fold(context)
     out: list[Value] = []
     for kind, reader in _READERS.items():
-        for value in dict.fromkeys(reader(plain)):
+        found = _dates(before + plain, len(before)) if kind == "date_rule" else reader(plain)
+        for value in dict.fromkeys(found):
             out.append(Value(kind, slot, _in_own_words(text, value)))
     return tuple(out)
 
