@@ -261,16 +261,16 @@ def _harvested() -> set[str]:
 
 RECORDED: dict[str, str] = {
     "bamin-tongzhi-58": "0/341",
-    "chongxiu-taiwan-fuzhi-7": "1020/1429",
+    "chongxiu-taiwan-fuzhi-7": "924/1329",
     "chongxiu-taiwan-xianzhi-5": "52/61",
-    "chongzuan-fujian-tongzhi-taiwan-28": "56/300",
+    "chongzuan-fujian-tongzhi-taiwan-28": "123/365",
     "chunxi-sanshan-zhi-8": "4/606",
     "gemalan-zhilue-7": "63/73",
     "hengchun-xianzhi-11": "23/233",
     "liancheng-xianzhi-3": "6/35",
     "linting-zhi": "0/72",
     "nanping-xianzhi-11": "28/214",
-    "xuxiu-taiwan-xianzhi-2": "428/505",
+    "xuxiu-taiwan-xianzhi-2": "294/368",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
 }
