@@ -261,9 +261,9 @@ def _harvested() -> set[str]:
 
 RECORDED: dict[str, str] = {
     "bamin-tongzhi-58": "0/341",
-    "chongxiu-taiwan-fuzhi-7": "1020/1429",
+    "chongxiu-taiwan-fuzhi-7": "924/1329",
     "chongxiu-taiwan-xianzhi-5": "52/61",
-    "chongzuan-fujian-tongzhi-taiwan-28": "56/300",
+    "chongzuan-fujian-tongzhi-taiwan-28": "123/365",
     "chunxi-sanshan-zhi-8": "4/606",
     "fengshan-xian-caifangce-4": "3/321",
     "fengshan-xianzhi-2": "0/80",
