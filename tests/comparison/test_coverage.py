@@ -267,6 +267,7 @@ RECORDED: dict[str, str] = {
     "chunxi-sanshan-zhi-8": "4/606",
     "fengshan-xian-caifangce-4": "3/321",
     "fengshan-xianzhi-2": "0/80",
+    "fujian-tongzhi-15": "8/94",
     "gemalan-zhilue-7": "63/73",
     "hengchun-xianzhi-11": "23/233",
     "liancheng-xianzhi-3": "6/35",
@@ -277,6 +278,7 @@ RECORDED: dict[str, str] = {
     "xuxiu-taiwan-xianzhi-2": "428/505",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
+    "yunlin-xian-caifangce": "2/47",
     "zhuluo-xianzhi-5": "0/87",
 }
 """Witnesses of the automatic path with their coverage (covered/total) when they were added: each is held to
