@@ -31,7 +31,7 @@ def test_the_default_boundary_is_the_first_year_of_the_era_tables_first_dynasty(
         # the Ming 咸和 hymns of 臺灣縣志 against the 咸平 of the Qing witnesses
         (
             "祀先師禮·樂章 (hymn)·迎神",
-            ["before 1723, 咸和: 臺灣縣志 (康熙 1720)", "from 1723, 咸平: 福建通志"],
+            ["before 1723, 咸和: 臺灣縣志 典禮志 (康熙 1720)", "from 1723, 咸平: 福建通志"],
         ),
         # 四拜 against 三跪九叩 (stated by every witness after 1723 that quotes the 送神's step: its posture)
         (
