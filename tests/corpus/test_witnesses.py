@@ -109,10 +109,13 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
             [
                 "chongxiu-taiwan-fuzhi-7",  # 范咸's 府志: the units it was written for are governed by 臺灣府志 (1741)
                 "chongzuan-fujian-tongzhi-taiwan-28",  # the Taiwan parts of a provincial gazetteer
+                "fengshan-xianzhi-2",  # a second chapter of 鳳山縣志, whose 卷之三 governs the county
                 "fujian-tongzhi-14-modern",
+                "fujian-tongzhi-15",  # 卷十五 祠祀 of the edition whose 卷十四 典禮 governs the province
                 "jinmen-zhi-4",
                 "nanping-xianzhi-11",
                 "tingzhou-fuzhi",
+                "zhuluo-xianzhi-5",  # a second chapter of 諸羅縣志, whose 卷四 governs the county
                 *before_qing,
             ]
         )
