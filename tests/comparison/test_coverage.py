@@ -273,10 +273,12 @@ RECORDED: dict[str, str] = {
     "liancheng-xianzhi-3": "6/35",
     "linting-zhi": "0/72",
     "nanping-xianzhi-11": "28/214",
+    "taiwan-xianzhi-2": "9/163",
     "xianxi-zhi-1": "3/33",
     "xuxiu-taiwan-xianzhi-2": "428/505",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
+    "yunlin-xian-caifangce": "2/47",
     "zhuluo-xianzhi-5": "0/102",
 }
 """Witnesses of the automatic path with their coverage (covered/total) when they were added: each is held to

@@ -18,7 +18,9 @@ from dianli.cli.common import (
     err_console,
     force_option,
     run_guarded,
+    scheduler_option,
     width,
+    workers_option,
     wrap,
     write_file,
     write_text_output,
@@ -113,14 +115,8 @@ def register(app: typer.Typer) -> None:
             "-o",
             help="Folder to write one transcribed file per work into (<title in pinyin>.txt; created).",
         ),
-        scheduler: str | None = typer.Option(
-            None,
-            "--scheduler",
-            help="Address of a dask.distributed scheduler (tcp://host:8786). Default: local processes.",
-        ),
-        workers: int | None = typer.Option(
-            None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
-        ),
+        scheduler: str | None = scheduler_option(),
+        workers: int | None = workers_option(),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="Summary as text, json or csv."),  # noqa: B008
         force: bool = force_option(),
     ) -> None:

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from dianli import parallel
 from dianli.corpus import guwen
 from dianli.errors import DataError, DianliError
 
@@ -875,6 +876,15 @@ class HarvestRun:
 ProgressHook = Callable[[str], None]
 
 
+def _calls(works: list[Work]) -> list[tuple[str, tuple[Any, ...]]]:
+    """One task per work: its key and its work (the lexicon and the day are shared: :mod:`dianli.parallel`)."""
+    return [(f"harvest-{i}", (w,)) for i, w in enumerate(works)]
+
+
+def _done(progress: ProgressHook | None) -> parallel.Done | None:
+    return None if progress is None else lambda result: progress(result.title)
+
+
 def harvest_one(work: Work, lex: Lexicon, today: datetime.date) -> WorkResult:
     """Harvest one work: the task each worker runs (the lexicon built once, in the caller)."""
     result = harvest_work(work, lex)
@@ -927,73 +937,19 @@ def harvest_sources(
             progress(works[0].title)
         used, label = 1, "this process"
     elif scheduler:
-        results, used = _on_cluster(scheduler, works, lex, day, progress, connect_timeout_s)
+        shared = {"lex": lex, "today": day}
+        results, used = parallel.on_cluster(
+            scheduler, harvest_one, _calls(works), _done(progress), connect_timeout_s, shared
+        )
         label = f"dask.distributed at {scheduler}"
     else:
         used = max(1, min(workers or os.cpu_count() or 1, len(works)))
-        results, label = _on_local(works, lex, day, used, progress), "local processes"
+        shared = {"lex": lex, "today": day}
+        results = parallel.on_processes(harvest_one, _calls(works), used, _done(progress), shared)
+        label = "local processes"
     order = {w.title: i for i, w in enumerate(works)}
     ordered = tuple(sorted(results, key=lambda r: order[r.title]))
     return HarvestRun(label, used, time.perf_counter() - start, ordered)
-
-
-def _on_local(
-    works: list[Work], lex: Lexicon, day: datetime.date, workers: int, progress: ProgressHook | None
-) -> list[WorkResult]:
-    from dask.base import compute
-    from dask.callbacks import Callback
-    from dask.delayed import delayed
-
-    shared = delayed(lex, pure=True, name="harvest-lexicon")
-    tasks = [
-        delayed(harvest_one, pure=False)(w, shared, day, dask_key_name=f"harvest-{i}")
-        for i, w in enumerate(works)
-    ]
-
-    class _Done(Callback):
-        def _posttask(
-            self, key: object, result: object, dsk: object, state: object, worker_id: object
-        ) -> None:
-            if progress is not None and isinstance(result, WorkResult):
-                progress(result.title)
-
-    with _Done():  # type: ignore[no-untyped-call]  # dask's Callback is untyped
-        computed = compute(*tasks, scheduler="processes", num_workers=workers)  # type: ignore[no-untyped-call]
-    return [r for r in computed if isinstance(r, WorkResult)]
-
-
-def _on_cluster(
-    address: str,
-    works: list[Work],
-    lex: Lexicon,
-    day: datetime.date,
-    progress: ProgressHook | None,
-    timeout_s: float,
-) -> tuple[list[WorkResult], int]:
-    from distributed import Client, as_completed
-
-    from dianli.errors import UnknownValueError
-
-    try:
-        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UnknownValueError(
-            "--scheduler", address, ["the address of a running dask scheduler, e.g. tcp://127.0.0.1:8786"]
-        ) from exc
-    with client, client.as_current():
-        used = len(client.scheduler_info().get("workers", {})) or 1
-        shared = client.scatter(lex, broadcast=True)  # type: ignore[no-untyped-call]  # sent once to each worker
-        futures = [
-            client.submit(harvest_one, w, shared, day, pure=False, key=f"harvest-{i}")
-            for i, w in enumerate(works)
-        ]
-        results: list[WorkResult] = []
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            result = future.result()
-            results.append(result)
-            if progress is not None:
-                progress(result.title)
-    return results, used
 
 
 # --- measured against a curator's extent --------------------------------------------------------------
