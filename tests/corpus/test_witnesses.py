@@ -114,9 +114,11 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
                 "taiwan-xianzhi-2",  # 臺灣縣志's 學校・壇廟 (志六 taiwan-xianzhi-6 governs 臺灣縣)
                 "zhuluo-xianzhi-5",  # 諸羅縣志's 學校志 (卷四 zhuluo-xianzhi-4 governs 諸羅縣)
                 "fujian-tongzhi-14-modern",
+                "fujian-tongzhi-15",  # 卷十五 祠祀 of the edition whose 卷十四 典禮 governs the province
                 "jinmen-zhi-4",
                 "nanping-xianzhi-11",
                 "tingzhou-fuzhi",
+                "zhuluo-xianzhi-5",  # a second chapter of 諸羅縣志, whose 卷四 governs the county
                 *before_qing,
             ]
         )
