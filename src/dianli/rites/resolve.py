@@ -87,9 +87,9 @@ class Scope:
     """Where, when and in whose reading a rite is resolved.
 
     ``order`` is the witness's reading chain (itself, its base, their translations; see
-    :func:`dianli.rites.readings.reading_chain`) — followed by every other witness when the witness and its
-    translations do not hold the rite at all (it is read wholly from the others). Where witnesses give a
-    point different readings (elements sharing a ``variant`` label), the first witness of ``order`` that
+    :func:`dianli.rites.readings.reading_chain`) — followed by every other witness when neither the witness,
+    its translations nor its chain hold the rite at all (it is read wholly from the others). Where witnesses
+    give a point different readings (elements sharing a ``variant`` label), the first witness of ``order`` that
     reads it decides: a witness that does not state the point inherits its base's reading instead of
     getting none; a witness that holds the rite and whose chain reads the point nowhere has none of it
     (崇聖祠's 先儒朱氏, a reading of 臺灣府志 alone). An element restricted to some witnesses without a ``variant`` label (a step only one text
@@ -423,8 +423,8 @@ def _order(rite_id: str, witness: str) -> tuple[str, ...]:
     """The witnesses whose readings ``witness`` follows for ``rite_id`` (see :class:`Scope`)."""
     chain = reading_chain(witness)
     holders = witnesses_with_rite(rite_id) if rite_id in all_rites() else ()
-    if any(w in holders for w in translation_family(witness)):
-        return chain
+    if any(w in holders for w in (*translation_family(witness), *chain)):
+        return chain  # the witness, or its base, holds the rite: it reads it through its chain alone
     return chain + tuple(w for w in witness_ids() if w not in chain)
 
 
