@@ -125,13 +125,14 @@ def test_a_rule_differs_between_places(rule: str, places: tuple[str, str]) -> No
 
 def test_a_province_level_reading_of_a_prefectural_gazetteer_is_in_force_nowhere() -> None:
     """臺灣府志's 山川 主祭 at the provincial capital (布政使司, from 1738): it governs no 省城, so its reading
-    is stated but in force at no unit, while 福建通志's 按察使司 is in force at the capital."""
+    is stated but in force at no unit, while 福建通志's 按察使司 is in force at the capital — read there in
+    福建通志 itself, then (from 1751) in 福州府志, which is silent on it and inherits it."""
     rule = variation("shanchuan:山川主祭官（省城）")[0]
     taiwan = next(r for r in rule.readings if "福建布政使司" in r.value)
     assert "taiwan-fuzhi-9" in taiwan.witnesses and taiwan.spans == () and "from 1738" in taiwan.scope
     fujian = next(r for r in rule.readings if "福建按察使司" in r.value)
     assert "fujian-tongzhi-14" in fujian.witnesses and fujian.spans
-    assert {s.witness for s in fujian.spans} <= {"fujian-tongzhi-14"}
+    assert {s.witness for s in fujian.spans} <= {"fujian-tongzhi-14", "fuzhou-fuzhi-qianlong-14"}
 
 
 def test_the_governing_witness_changes_the_reading_over_time() -> None:

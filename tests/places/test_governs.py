@@ -13,7 +13,9 @@ from dianli.places.governs import governance, governed_by, governing_witness
 @pytest.mark.parametrize(
     ("place", "year", "witness", "unit", "stands_in"),
     [
-        ("福州府", 1752, "fujian-tongzhi-14", "fujian", False),
+        ("福州府", 1750, "fujian-tongzhi-14", "fujian", False),  # before its own 府志 (乾隆本, 1751)
+        ("福州府", 1752, "fuzhou-fuzhi-qianlong-14", "fuzhou", False),
+        ("閩縣", 1752, "fuzhou-fuzhi-qianlong-14", "fuzhou", False),  # a 附郭 county, through its prefecture
         ("泉州府", 1752, "fujian-tongzhi-14", "fujian", False),  # through its province
         ("晉江縣", 1829, "fujian-tongzhi-14", "fujian", False),  # a county, through 泉州府 and 福建
         ("晉江縣", 1830, "jinjiang-xianzhi-15", "jinjiang", False),  # until its own gazetteer (道光)
@@ -26,7 +28,8 @@ from dianli.places.governs import governance, governed_by, governing_witness
         ("汀州府", 1745, "fujian-tongzhi-14", "fujian", False),  # before 汀州府志, the 通志 governs
         ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1747): the 通志 (1737)
         ("臺灣府", 1690, "taiwan-fuzhi-9", "taiwan-fu", True),  # before any: the nearest's earliest
-        ("福州府", 1700, "fujian-tongzhi-14", "fujian", True),
+        # before any witness: its own 府志 (1751) is the nearest
+        ("福州府", 1700, "fuzhou-fuzhi-qianlong-14", "fuzhou", True),
         ("臺南府", 1890, "taiwan-fuzhi-9", "taiwan-fu", False),  # the renamed 臺灣府 keeps its gazetteer
     ],
 )

@@ -309,6 +309,16 @@ def test_chongsheng_zhu_shi_only_in_001(place: str, zhu: bool) -> None:
     assert visits[1] == "詣先儒周氏神位前" and "詣先儒蔡氏神位前" in visits
 
 
+def test_a_governing_witness_without_the_rite_reads_it_through_its_base() -> None:
+    """福州 in 1752 is governed by 福州府志 (乾隆), whose 壇廟 refers 崇聖祠 to 學校 and states none of it: the
+    rite is read through its base, 福建通志 — not from every witness, which would bring in 臺灣府志's 朱氏."""
+    resolved = resolve_rite("chongsheng", "福州", 1752)
+    assert resolved.witness == "fuzhou-fuzhi-qianlong-14"
+    calls = [n.step.call for n in resolved.steps]
+    assert calls == [n.step.call for n in resolve_rite("chongsheng", "福州", 1752, "fujian-tongzhi-14").steps]
+    assert "詣先儒朱氏神位前" not in calls
+
+
 def test_chongsheng_order_of_service() -> None:
     calls = _calls("chongsheng", "臺灣府")
     steps = resolve_rite("chongsheng", "臺灣府", 1752).steps
