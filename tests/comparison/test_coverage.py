@@ -260,6 +260,7 @@ def _harvested() -> set[str]:
 
 
 RECORDED: dict[str, str] = {
+    "anxi-xianzhi-jiajing-2": "10/163",
     "anxi-xianzhi-kangxi-9": "14/119",
     "bamin-tongzhi-58": "0/341",
     "chongxiu-taiwan-fuzhi-7": "924/1329",
