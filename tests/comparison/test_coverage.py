@@ -271,6 +271,7 @@ RECORDED: dict[str, str] = {
     "fengshan-xianzhi-2": "0/80",
     "fujian-tongzhi-15": "8/94",
     "fuzhou-fuzhi-qianlong-14": "16/290",
+    "fuzhou-fuzhi-wanli-14": "7/219",
     "gemalan-zhilue-7": "63/73",
     "hengchun-xianzhi-11": "23/233",
     "liancheng-xianzhi-3": "6/35",
