@@ -278,6 +278,7 @@ RECORDED: dict[str, str] = {
     "linting-zhi": "0/72",
     "nanping-xianzhi-11": "28/214",
     "taiwan-xianzhi-2": "14/168",
+    "xiamen-zhi-2": "2/297",
     "xianxi-zhi-1": "3/33",
     "xuxiu-taiwan-xianzhi-2": "428/505",
     "yongan-xianzhi-wanli-3": "26/56",

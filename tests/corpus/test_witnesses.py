@@ -92,7 +92,7 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
     """Every witness governs places or gives the reason it governs none, never both; the packaged ones that
     govern none: the translation, the run of 汀州府志 卷十一 held apart, 金門志 (no unit), 范咸's 府志 and the
     Taiwan parts of 重纂福建通志 (their units governed by others), the Republican 南平縣志 (written after the Qing rites ended),
-    the 康熙 安溪縣志 whose 問禮 reprints the 嘉靖 text, the second chapters of 諸羅, 鳳山 and 臺灣縣志 (their work's 祀典/典禮 chapter governs the county) and every witness written before the Qing (Song and Ming
+    廈門志 (no unit), the 康熙 安溪縣志 whose 問禮 reprints the 嘉靖 text, the second chapters of 諸羅, 鳳山 and 臺灣縣志 (their work's 祀典/典禮 chapter governs the county) and every witness written before the Qing (Song and Ming
     works: no place of the Qing administration is theirs)."""
     from dianli.comparison.dynasty import qing_start
 
@@ -120,6 +120,7 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
                 "nanping-xianzhi-11",
                 "tingzhou-fuzhi",
                 "anxi-xianzhi-kangxi-9",  # its 問禮 reprints the 嘉靖 (1552) text: the Ming code, no Qing place's
+                "xiamen-zhi-2",  # 廈門, a 里 of 同安縣: no unit
                 *before_qing,
             ]
         )
