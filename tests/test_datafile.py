@@ -204,6 +204,24 @@ def test_aliases_within_the_bound_are_read() -> None:
     assert read_yaml("base: &b {x: 1}\nother: *b\n") == {"base": {"x": 1}, "other": {"x": 1}}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [1, {b: 2}]\nc: 康熙\n",  # no "*": a tree, read without the walk
+        "a: &x [1, 2]\n",  # an anchor no alias uses
+        "a: '*not an alias*'\nb: 5 * 3\n",  # "*" in values: walked, nothing to find
+        "base: &b {x: 1}\nother: *b\n",
+    ],
+)
+def test_a_text_reads_as_yaml_reads_it(text: str) -> None:
+    """The walk for aliases is left out only where no alias can be (no ``*``): the data is YAML's own."""
+    import yaml
+
+    from dianli.datafile import _load_bounded
+
+    assert _load_bounded(text) == yaml.safe_load(text)
+
+
 def test_a_manifest_with_an_alias_bomb_is_a_data_error(tmp_path: Path) -> None:
     path = tmp_path / "witness.yaml"
     path.write_text(_alias_bomb(9), encoding="utf-8")

@@ -104,7 +104,7 @@ def test_the_booklet_shows_no_id(booklet: str) -> None:
     [
         "reading of 臺灣府志",  # the reading witness by its short title, not taiwan-fuzhi-9
         "凡祭文廟，必先崇聖祠（見 祭崇聖祠儀注）",  # a cross-reference by the rite's name
-        "day not stated in 臺灣府志; from 臺灣縣志",  # 宰牲's day
+        "day not stated in 臺灣府志; from 臺灣縣志 典禮志",  # 宰牲's day
         "視祭器（見 祭器）",
     ],
 )

@@ -9,6 +9,8 @@ A page asks for generated text with a directive on a line of its own::
                                                  the heading of the model itself, e.g. its file's name)
     <!-- dianli:file PATH [LANGUAGE] -->         a file of the repository, whole, as a code block
     <!-- dianli:include PATH -->                 a Markdown file of the repository, inline
+    <!-- dianli:corpus -->                       the corpus table (``dianli texts list --format csv``): every
+                                                 witness, its year, how it was made and its figures
 
 ``PATH`` is relative to the repository's root and must stay inside it. An unknown directive, a class that
 is not a pydantic model, a missing file: the build fails, naming the page and the directive.
@@ -72,9 +74,44 @@ def render(name: str, args: Sequence[str]) -> str:
         return fenced(path.read_text(encoding="utf-8"), language, title=args[0])
     if name == "include" and len(args) == 1:
         return repository_file(args[0]).read_text(encoding="utf-8")
+    if name == "corpus" and not args:
+        return corpus_reference()
     raise DirectiveError(
-        "unknown directive or wrong arguments; accepted: cli, schema MODULE:CLASS, file PATH [LANG], include PATH"
+        "unknown directive or wrong arguments; accepted: cli, api, schema MODULE:CLASS, file PATH [LANG], "
+        "include PATH, corpus"
     )
+
+
+def corpus_reference() -> str:
+    """The corpus as a table: each witness by title, the year it was compiled, the place it governs, how it
+    was made, its clauses, the share aligned *same* and its review decisions (the corpus table of
+    :mod:`dianli.comparison.record`, the same rows as ``dianli texts list --format csv``)."""
+    from dianli.comparison.record import corpus_table
+    from dianli.corpus.witnesses import manifest
+    from dianli.program.labels import place_label
+
+    def cell(text: str) -> str:
+        return escape(text).replace("|", "\\|")
+
+    infos = {info.id: info for info in manifest()}
+    lines = [
+        "| witness | title | compiled | governs | made | clauses | aligned *same* | review (accepted / rejected) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in corpus_table():
+        info = infos.get(row.witness)
+        if info is None:
+            lines.append(
+                f"| `{row.witness}` | {cell(row.title)} | | | stays out: {cell(row.stays_out)} | | | |"
+            )
+            continue
+        governs = ", ".join(f"{place_label(g.place)} from {g.from_year}" for g in info.governs) or "none"
+        review = f"{row.accepted} / {row.rejected}" if row.decisions not in ("", 0) else ""
+        lines.append(
+            f"| `{row.witness}` | {cell(row.title)} | {info.compiled_year} | {governs} | {row.made_by} | "
+            f"{row.clauses} | {row.share_aligned} | {review} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def repository_file(relative: str) -> Path:

@@ -18,7 +18,6 @@ import os
 import pickle
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -361,6 +360,8 @@ def write_checked(kind: str, entry_key: str, data: bytes, suffix: str = "") -> N
 
 
 def _store(where: Path, data: bytes) -> Path | None:
+    import tempfile  # only a run that stores imports it (a run that reads does not)
+
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=where.parent, prefix=".part-")

@@ -180,13 +180,16 @@ validation would walk (72 s and 3 GB measured for a nine-level bomb before the b
 
 def _load_bounded(text: str) -> Any:
     """The data of ``text``, read with :func:`_loader`, once its node graph is known to expand (aliases
-    followed) to at most :data:`ALIAS_EXPANSION_LIMIT` nodes more than it holds; else ``yaml.YAMLError``."""
+    followed) to at most :data:`ALIAS_EXPANSION_LIMIT` nodes more than it holds; else ``yaml.YAMLError``.
+    A text with no ``*`` holds no alias (YAML writes every alias ``*name``): its graph is a tree, each node
+    met once, so there is nothing to walk."""
     loader = _loader()(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        _check_expansion(node)
+        if "*" in text:
+            _check_expansion(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -194,41 +197,48 @@ def _load_bounded(text: str) -> Any:
 
 def _check_expansion(root: yaml.Node) -> None:
     """Raise ``yaml.YAMLError`` when ``root`` (aliases shared, as composed) expands to too many nodes, or
-    holds itself (a recursive alias). Each distinct node is visited once (its expanded size memoised)."""
+    holds itself (a recursive alias). Each distinct mapping or sequence is visited once (its expanded size
+    memoised); a scalar is counted where it stands, never visited: an alias of a scalar adds one node, as
+    the text writes it, so only shared mappings and sequences can multiply."""
     import yaml
 
+    nested = (yaml.SequenceNode, yaml.MappingNode)
+    if not isinstance(root, nested):
+        return
     sizes: dict[int, int] = {}
+    written = 0  # nodes as written: each mapping or sequence once, with the scalars it holds
     open_nodes: set[int] = set()
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    stack: list[tuple[yaml.Node, list[yaml.Node] | None]] = [(root, None)]
     while stack:
-        node, children_done = stack.pop()
+        node, inner = stack.pop()
         key = id(node)
-        if key in sizes:
-            continue
-        children: list[yaml.Node] = []
-        if isinstance(node, yaml.SequenceNode):
-            children = list(node.value)
-        elif isinstance(node, yaml.MappingNode):
-            children = [part for pair in node.value for part in pair]
-        if children_done:
+        if inner is not None:  # its mappings and sequences are done
             open_nodes.discard(key)
-            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            held = len(node.value) * (2 if isinstance(node, yaml.MappingNode) else 1)
+            sizes[key] = 1 + held - len(inner) + sum(sizes[id(c)] for c in inner)
+            continue
+        if key in sizes:
             continue
         if key in open_nodes:
             raise yaml.YAMLError(f"a recursive alias at {node.start_mark}; accepted: data without cycles")
+        children = (
+            node.value if isinstance(node, yaml.SequenceNode) else [p for pair in node.value for p in pair]
+        )
+        inner = [c for c in children if isinstance(c, nested)]
+        written += 1 + len(children) - len(inner)
         open_nodes.add(key)
-        stack.append((node, True))
-        for child in children:
+        stack.append((node, inner))
+        for child in inner:
             if id(child) in open_nodes:
                 raise yaml.YAMLError(
                     f"a recursive alias at {child.start_mark}; accepted: data without cycles"
                 )
             if id(child) not in sizes:
-                stack.append((child, False))
+                stack.append((child, None))
     expanded = sizes[id(root)]
-    if expanded - len(sizes) > ALIAS_EXPANSION_LIMIT:
+    if expanded - written > ALIAS_EXPANSION_LIMIT:
         raise yaml.YAMLError(
-            f"its aliases expand it to {expanded:,} nodes from {len(sizes):,} (an alias bomb?); accepted: "
+            f"its aliases expand it to {expanded:,} nodes from {written:,} (an alias bomb?); accepted: "
             f"aliases adding at most {ALIAS_EXPANSION_LIMIT:,} nodes"
         )
 

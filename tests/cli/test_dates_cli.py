@@ -155,3 +155,56 @@ def test_date_json_of_a_ming_day() -> None:
     assert data["date"] == "1617-02-06" and data["day_ganzhi"] == "丁卯"
     assert data["written"]["read_as"] == "萬曆四十五年正月初一"
     assert {n["label"] for n in data["namings"]} == {"萬曆四十五年正月初一", "天命二年正月初一"}
+
+
+# --- a day's answer kept in the on-disk cache --------------------------------------------------------
+
+
+@pytest.mark.usefixtures("stable_package")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["date", "乾隆十七年二月初一"],
+        ["date", "乾隆十七年二月初一", "--format", "json"],
+        ["date", "1752-03-20", "--place", "臺灣府"],  # a solar term, its local time
+        ["date", "1950-04-05", "--place", "臺灣府", "-f", "json"],  # after the Qing, named as at the place
+        ["date", "永曆十六年四月十五日"],
+        ["date", "1500-01-01", "-f", "json"],  # before the almanac: the Ming calendar
+    ],
+)
+def test_a_kept_day_prints_what_a_cold_run_prints(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The second run reads the answer the first kept (nothing is computed: ``day_view`` would fail), and
+    prints exactly what a run with the cache off prints."""
+    from dianli import cache
+    from dianli.cli import dates
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", "off")
+    off = runner.invoke(app, args)
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    cold = runner.invoke(app, args)
+    cache.flush()  # written at the end of a process; here, now
+    assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
+
+    def computed(*_: object) -> dates.DayView:
+        raise AssertionError("the day was computed although it is kept")
+
+    monkeypatch.setattr(dates, "day_view", computed)
+    warm = runner.invoke(app, args)
+    assert off.exit_code == cold.exit_code == warm.exit_code == 0, warm.output
+    assert warm.output == cold.output == off.output
+
+
+def test_a_refused_day_is_not_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from dianli import cache
+    from dianli.cli import dates
+    from dianli.errors import DianliError
+
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    with pytest.raises(DianliError, match="閏五月"):
+        dates.kept_day_view("乾隆十七年閏五月初一", None)
+    cache.flush()
+    made = dates.DayView(("made now",), {})
+    monkeypatch.setattr(dates, "day_view", lambda *_: made)
+    assert dates.kept_day_view("乾隆十七年閏五月初一", None) is made  # nothing was kept for it

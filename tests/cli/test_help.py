@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from dianli.cli import app
 from dianli.cli.common import display_width
-from dianli.cli.main import LazyGroup
+from dianli.cli.lazy import LazyGroup
 from dianli.cli.root import root_app
 
 WIDTH = 80

@@ -9,6 +9,7 @@ must be in one list or the other; a witness added as a folder is held to nothing
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, not_procedural, section_figures
 from dianli.corpus.witnesses import witness_ids
@@ -145,6 +146,10 @@ ENFORCED: tuple[tuple[str, str], ...] = (
     ("penghu-tingzhi-2", "guandi"),
     ("penghu-tingzhi-2", "tianhou"),
     ("penghu-tingzhi-2", "longshen"),
+    ("gemalan-zhilue-7", "tianhou"),
+    ("gemalan-zhilue-7", "wenchang"),
+    ("gemalan-zhilue-7", "xiannong"),
+    ("gemalan-zhilue-7", "yingchun"),
 )
 """(witness, top-level section) pairs at or above the target: held to it."""
 
@@ -190,6 +195,11 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("gemalan-tingzhi-3", "fengjiao"): "7/12",
     ("miaoli-xianzhi-10", "xiangyinjiu"): "6/10",
     ("penghu-tingzhi-2", "cisi"): "4/5",
+    ("gemalan-zhilue-7", "guandi"): "1/2",
+    ("gemalan-zhilue-7", "sheji"): "1/2",
+    ("gemalan-zhilue-7", "shanchuan"): "1/5",
+    ("gemalan-zhilue-7", "chenghuang"): "11/14",
+    ("gemalan-zhilue-7", "cisi"): "37/38",
 }
 """Pairs still below the target (covered/total), not yet enforced; `dianli coverage --uncovered` lists
 their clauses."""
@@ -219,13 +229,20 @@ def test_coverage_target(witness: str, section: str) -> None:
 def _curated() -> list[str]:
     """The witnesses the rite data cites or that have readings of their own (curated by hand): a witness
     added as a folder and not yet curated is reported by `dianli coverage` and aligned by `dianli align`,
-    but held to nothing here."""
+    but held to nothing here; so is one made by the automatic path whose reading files state no rite (the
+    ``rites: []`` that `dianli align --review` leaves when every drafted reading was rejected)."""
     from dianli.corpus.witnesses import reading_files
     from dianli.rites.load import all_rites
     from dianli.rites.model import walk_elements
 
     cited = {c.witness for r in all_rites().values() for e in walk_elements(r) for c in e.citations}
-    return [w for w in witness_ids() if w in cited or reading_files(w)]
+
+    def states_a_rite(witness: str) -> bool:
+        return any(
+            (yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("rites") for p in reading_files(witness)
+        )
+
+    return [w for w in witness_ids() if w in cited or states_a_rite(w)]
 
 
 WITNESS_FLOOR_PERCENT = 80.0
@@ -233,16 +250,75 @@ WITNESS_FLOOR_PERCENT = 80.0
 automatic *same* citations counting)."""
 
 
-@pytest.mark.parametrize("witness", _curated())
-def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+def _harvested() -> set[str]:
+    """The witnesses whose manifest says they were made by the automatic path of issue #26 (``made: {by:
+    harvest}``: dianli harvest → ingest --drafts → align --review): measured, their figures in the corpus
+    table (``dianli texts list --format csv``), not held to the floor of the hand-curated ones."""
+    from dianli.corpus.witnesses import manifest
+
+    return {info.id for info in manifest() if info.made is not None and info.made.by == "harvest"}
+
+
+RECORDED: dict[str, str] = {
+    "bamin-tongzhi-58": "0/341",
+    "chongxiu-taiwan-fuzhi-7": "924/1329",
+    "chongxiu-taiwan-xianzhi-5": "52/61",
+    "chongzuan-fujian-tongzhi-taiwan-28": "123/365",
+    "chunxi-sanshan-zhi-8": "4/606",
+    "fengshan-xian-caifangce-4": "3/321",
+    "fengshan-xianzhi-2": "0/80",
+    "fujian-tongzhi-15": "8/94",
+    "gemalan-zhilue-7": "63/73",
+    "hengchun-xianzhi-11": "23/233",
+    "liancheng-xianzhi-3": "6/35",
+    "linting-zhi": "0/72",
+    "nanping-xianzhi-11": "28/214",
+    "taiwan-xianzhi-2": "14/168",
+    "xianxi-zhi-1": "3/33",
+    "xuxiu-taiwan-xianzhi-2": "428/505",
+    "yongan-xianzhi-wanli-3": "26/56",
+    "yongding-xianzhi-3": "25/151",
+    "yunlin-xian-caifangce": "2/47",
+    "zhuluo-xianzhi-5": "0/87",
+}
+"""Witnesses of the automatic path with their coverage (covered/total) when they were added: each is held to
+that figure, so a regression fails. Curating one to the floor moves it out of here (and out of harvest)."""
+
+
+def _counts(witness: str) -> tuple[int, int]:
     figures = section_figures(witness)
-    covered, total = sum(f.covered for f in figures), sum(f.total for f in figures)
+    return sum(f.covered for f in figures), sum(f.total for f in figures)
+
+
+@pytest.mark.parametrize("witness", [w for w in _curated() if w not in _harvested()])
+def test_every_curated_witness_reaches_the_floor(witness: str) -> None:
+    covered, total = _counts(witness)
     assert 100.0 * covered / total >= WITNESS_FLOOR_PERCENT, f"{witness}: {covered}/{total}"
 
 
+@pytest.mark.parametrize(("witness", "recorded"), sorted(RECORDED.items()))
+def test_a_witness_of_the_automatic_path_keeps_its_recorded_coverage(witness: str, recorded: str) -> None:
+    covered, total = _counts(witness)
+    was, of = (int(n) for n in recorded.split("/"))
+    assert witness in _harvested() and total == of and covered >= was, f"{witness}: {covered}/{total}"
+
+
+def test_every_witness_of_the_automatic_path_has_its_coverage_recorded() -> None:
+    assert _harvested() == set(RECORDED)
+
+
 def test_every_section_is_enforced_or_a_known_gap() -> None:
-    pairs = {(w, f.section) for w in _curated() for f in section_figures(w)}
-    assert pairs == set(ENFORCED) | set(KNOWN_GAPS)
+    """Every section of a curated witness is in one list or the other — a witness of the automatic path
+    only when its sections are tracked here (any of them listed)."""
+    listed = set(ENFORCED) | set(KNOWN_GAPS)
+    tracked = {w for w, _ in listed}
+    pairs = {
+        (w, f.section)
+        for w in _curated()
+        if w not in _harvested() or w in tracked
+        for f in section_figures(w)
+    }
+    assert pairs == listed
 
 
 def test_spring_ox_glosses_name_existing_attributes_and_phases() -> None:

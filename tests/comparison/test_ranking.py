@@ -42,7 +42,7 @@ def test_the_shanchuan_days_differ_between_places_within_one_reign() -> None:
         "每岁颁行祭费银十两正，于春秋二仲月上戊日致祭。帛一，白瓷爵二十"
     ]
     text = shanchuan.sentence()
-    assert "晉江縣志 (道光 1830, 晉江縣)" in text and "諸羅縣志 (康熙 1717, 諸羅縣)" in text
+    assert "晉江縣志 (道光 1830, 晉江縣)" in text and "諸羅縣志 卷四 (康熙 1717, 諸羅縣)" in text
     # the disagreement is the share of contradicting pairs: 8 witnesses, 1 + 1 of them apart from the rest
     # (晉江 and 噶瑪蘭 against the 6 of 上巳 and each other): (6 + 6 + 1) / 28
     assert shanchuan.disagreement == pytest.approx(13 / 28)

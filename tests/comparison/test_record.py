@@ -147,3 +147,15 @@ def test_the_package_table_is_every_witness() -> None:
     if os.environ.get(witnesses.ENV_VAR):
         pytest.skip("extra witness roots are set")
     assert [r.witness for r in corpus_table()] == list(witnesses.witness_ids())
+
+
+def test_a_damaged_folder_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    """A file left with merge markers (or any text that is no YAML mapping) is named, never a traceback."""
+    from dianli.comparison.record import _yaml
+    from dianli.errors import DataError
+
+    for text in ("same:\n- quote: a\n<<<<<<< HEAD\n- quote: b\n", "- just\n- a list\n"):
+        path = tmp_path / "alignment.yaml"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(DataError, match=r"alignment\.yaml"):
+            _yaml(path, "same")

@@ -310,8 +310,17 @@ def test_fixture_rite_readings_in_force(place: str, year: int, value: str, witne
 
 @pytest.mark.usefixtures("fixture_rite")
 def test_fixture_rite_dated_change_and_scope() -> None:
+    from dianli.places.governs import governed_by
+
     rule = variation("litan:fixture-day")[0]
-    assert {r.value for r in rule.readings} == {d.text for d in FIXTURE_DAYS}
+    in_force = [r for r in rule.readings if r.spans]
+    assert {r.value for r in in_force} == {d.text for d in FIXTURE_DAYS}
+    # A witness that governs no place and follows 臺灣府志 (范咸's 重修臺灣府志, base taiwan-fuzhi-9) reads
+    # the days as its base states them, every scope at once: a reading in force nowhere, stated by none.
+    for reading in rule.readings:
+        if not reading.spans:
+            assert not reading.witnesses and reading.followers
+            assert not any(governed_by(w) for w in reading.followers)
     before = next(r for r in rule.readings if r.value.startswith("八月"))
     after = next(r for r in rule.readings if r.value.startswith("九月"))
     local = next(r for r in rule.readings if r.value.startswith("十月"))

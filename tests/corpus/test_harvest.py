@@ -284,3 +284,57 @@ def test_any_text_harvests_to_passages_inside_it(lines: list[str]) -> None:
         ends.append(passage.end)
     out = harvest.transcribed_file(found, harvest.lexicon(), DAY)
     assert read_header(out).fields["WORK"].startswith("某志 — harvested")
+
+
+FIXTURES = ROOT / "tests" / "fixtures" / "guwen-harvest"
+
+# the mis-harvests the helpers reported on new works: the work's pages, what must be taken, what must not
+MISHARVESTS = [
+    (  # a geographic 山川 (mountains and rivers, no rite) under the heading of the 山川 altar
+        SOURCES / "永定县志康熙本",
+        ["文昌祠  在儒学前", "祀  典 附（校注", "名宦祠【在戟门左】", "　　祭器\n　　铜爵"],
+        ["星   野 【隶于汀属】", "二狮石 在金丰里大溪岐岭"],
+    ),
+    (  # 「庙　　坛」 spaced with full-width spaces, and its first entry a list of buildings
+        SOURCES / "永安县志 顺治本",
+        ["庙　　坛", "先师庙　两庑　戟门　棂星门", "启圣公祠　在先师庙之右"],
+        [],
+    ),
+    (  # 卷之五十八 (壇壝, then the 祠廟 of every prefecture) opens page 122, after the contents of page 1
+        SOURCES / "八闽通志",
+        ["卷之五十八", "社稷坛在府城北天王山", "怀安县　城隍庙在威灵坊内"],
+        [],
+    ),
+    (  # the mountains of 樹杞林 under 「山川」
+        FIXTURES / "树杞林志",
+        [],
+        ["上堡山", "马鞍凹山署东二十三里"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("pages", "taken", "left"), MISHARVESTS, ids=[p.name for p, *_ in MISHARVESTS])
+def test_reported_misharvests(pages: Path, taken: list[str], left: list[str]) -> None:
+    (work,) = harvest.load_works([pages])
+    found = harvest.harvest_work(work, harvest.lexicon())
+    text = "\n".join(work.text[p.start : p.end] for p in found.passages)
+    for quote in [*taken, *left]:
+        assert quote in work.text  # the quotations are the work's own
+    assert [q for q in taken if q not in text] == []
+    assert [q for q in left if q in text] == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [("祀  典 附", "cisi"), ("廟　　壇", "cisi"), ("壇　壝", "sheji"), ("祠　庙", "cisi"), ("祠", "cisi")],
+)
+def test_chapter_headings_are_read_from_the_harvest_data(heading: str, section: str) -> None:
+    lex = harvest.lexicon()
+    assert section in harvest.heading_match(fold(heading), lex)
+
+
+def test_chapter_headings_name_sections_of_the_tree() -> None:
+    from dianli.corpus.tree import section_defs
+
+    defs = section_defs()
+    assert all(defs[s].parent is None for s in harvest.chapter_headings().values())

@@ -139,6 +139,15 @@ def test_the_table_holds_every_character_that_folds_to_another() -> None:
     assert all(folded != char for char, folded in table.items())
 
 
+def test_the_tables_are_made_as_the_rules_make_them_one_character_at_a_time() -> None:
+    """The tables made the fast way (OpenCC once over every character; the folding rules only where they can
+    change one) are those the rules give character by character over the whole plane."""
+    from dianli.corpus import normalise, simplified
+
+    assert simplified._make_table() == simplified.table_of(simplified.by_opencc)
+    assert normalise._make_fold_table() == simplified.table_of(normalise._fold_by_rules)
+
+
 def test_a_warm_run_folds_without_opencc(
     cold_and_warm: Callable[..., tuple[Any, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:

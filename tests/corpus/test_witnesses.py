@@ -90,11 +90,39 @@ def test_dates_bases_and_governed_places(witness: str) -> None:
 
 def test_a_witness_that_governs_no_place_says_why() -> None:
     """Every witness governs places or gives the reason it governs none, never both; the packaged ones that
-    govern none: the translation, the run of 汀州府志 卷十一 held apart, and 金門志 (no unit)."""
+    govern none: the translation, the run of 汀州府志 卷十一 held apart, 金門志 (no unit), 范咸's 府志 and the
+    Taiwan parts of 重纂福建通志 (their units governed by others), the Republican 南平縣志 (written after the Qing rites ended), the second chapters of 諸羅, 鳳山 and 臺灣縣志 (their work's 祀典/典禮 chapter governs the county) and every witness written before the Qing (Song and Ming
+    works: no place of the Qing administration is theirs)."""
+    from dianli.comparison.dynasty import qing_start
+
     for info in manifest():
         assert bool(info.governs) != bool(info.governs_no_place), info.id
-    none = [info.id for info in manifest() if not info.governs and info.folder.parent == package_root()]
-    assert sorted(none) == ["fujian-tongzhi-14-modern", "jinmen-zhi-4", "tingzhou-fuzhi"]
+    packaged = [info for info in manifest() if info.folder.parent == package_root()]
+    none = sorted(info.id for info in packaged if not info.governs)
+    before_qing = sorted(info.id for info in packaged if info.compiled_year < qing_start())
+    assert {"chunxi-sanshan-zhi-8", "bamin-tongzhi-58", "linting-zhi", "yongan-xianzhi-wanli-3"} <= set(
+        before_qing
+    )
+    assert (
+        none
+        == sorted(
+            [
+                "chongxiu-taiwan-fuzhi-7",  # 范咸's 府志: the units it was written for are governed by 臺灣府志 (1741)
+                "chongzuan-fujian-tongzhi-taiwan-28",  # the Taiwan parts of a provincial gazetteer
+                # second chapters of a work whose 祀典/典禮 chapter governs the county (and is their base):
+                "fengshan-xianzhi-2",  # 鳳山縣志's 學宮 (卷之三 fengshan-xianzhi-3 governs 鳳山縣)
+                "taiwan-xianzhi-2",  # 臺灣縣志's 學校・壇廟 (志六 taiwan-xianzhi-6 governs 臺灣縣)
+                "zhuluo-xianzhi-5",  # 諸羅縣志's 學校志 (卷四 zhuluo-xianzhi-4 governs 諸羅縣)
+                "fujian-tongzhi-14-modern",
+                "fujian-tongzhi-15",  # 卷十五 祠祀 of the edition whose 卷十四 典禮 governs the province
+                "jinmen-zhi-4",
+                "nanping-xianzhi-11",
+                "tingzhou-fuzhi",
+                "zhuluo-xianzhi-5",  # a second chapter of 諸羅縣志, whose 卷四 governs the county
+                *before_qing,
+            ]
+        )
+    )
 
 
 def test_translation_pairs() -> None:

@@ -69,6 +69,17 @@ def test_render_all_reports_progress_and_keeps_the_names_asked() -> None:
     assert list(found) == ["chuxian"] and seen == [(1, 1)]
 
 
+@pytest.mark.parametrize(
+    ("movements", "processors", "workers"),
+    [(7, 2, 2), (7, 8, audio.MAX_AUDIO_WORKERS), (1, 8, 1), (3, 1, 1), (0, 4, 1)],
+)
+def test_movements_are_rendered_one_per_processor(
+    movements: int, processors: int, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(audio.os, "sched_getaffinity", lambda _: set(range(processors)))
+    assert audio.workers_for(movements) == workers
+
+
 @pytest.mark.parametrize("bad", ["咸平", "../x"])
 def test_an_unknown_movement_names_the_value(bad: str) -> None:
     with pytest.raises(ValueError, match="accepted"):

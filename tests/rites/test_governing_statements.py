@@ -125,6 +125,11 @@ LEFT: dict[tuple[str, str, str, str], str] = {
         "base's 午時"
     ),
     ("jinjiang-xianzhi-15", "gengji", "day", "part 「午時行耕耤禮」"): "as the step above",
+    ("gemalan-zhilue-7", "gengji", "day", "午時，行耕耤禮"): (
+        "噶瑪蘭志略 gives the days of the 先農 sacrifice (「春秋仲月上丁」) but no hour and no ploughing: it does "
+        "not contradict the base's 午時"
+    ),
+    ("gemalan-zhilue-7", "gengji", "day", "part 「午時行耕耤禮」"): "as the step above",
     ("taiwan-xianzhi-6", "yingchun", "people", "初獻爵，再獻爵，三獻爵"): (
         "長官 (the chief official) is generic: at 臺灣縣 it is the 縣官 the witness names"
     ),

@@ -50,8 +50,8 @@ def test_xianshi_at_taiwan_fu_1752(
     if not days:
         assert p.undated_reason == "no witness gives its day"
     if stated_by is not None:
-        # named for a reader by the witnesses' short titles (臺灣府志 = taiwan-fuzhi-9, 臺灣縣志 = taiwan-xianzhi-6)
-        assert p.note == "day not stated in 臺灣府志; from 臺灣縣志"
+        # named for a reader by the witnesses' short titles (臺灣府志 = taiwan-fuzhi-9, 臺灣縣志 典禮志 = taiwan-xianzhi-6: two chapters of 臺灣縣志 are witnesses, so the title names the chapter)
+        assert p.note == "day not stated in 臺灣府志; from 臺灣縣志 典禮志"
 
 
 @pytest.mark.parametrize(

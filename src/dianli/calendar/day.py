@@ -8,7 +8,7 @@ from datetime import date
 from dianli.calendar.ganzhi import Sexagenary, day_sexagenary, month_sexagenary, year_sexagenary
 from dianli.calendar.lunisolar import ChineseDate, DateSource, chinese_year, to_chinese
 from dianli.calendar.reigns import Reign, reign_year, reigning_emperor
-from dianli.calendar.solar_terms import SolarTermDay, solar_terms
+from dianli.calendar.solar_terms import SolarTermDay, solar_terms, term_ordinals
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,9 @@ def describe_day(day: date) -> DayInfo:
     """Describe a day (1752-03-16 → 乾隆十七年二月初一, 壬申年 癸卯月 癸巳日, …)."""
     cd = to_chinese(day)
     cy = chinese_year(cd.year)
-    term = next((t for t in solar_terms(day.year) if t.day == day), None)
+    ordinals, _ = term_ordinals(day.year)  # the term days (the almanac's): the instants only for one of them
+    found = day.toordinal()
+    term = solar_terms(day.year)[ordinals.index(found)] if found in ordinals else None
     return DayInfo(
         day=day,
         chinese_date=cd,

@@ -33,7 +33,7 @@ COMMANDS: dict[str, Command] = {
     "places": Command("places", "The 府, 州, 廳 and 縣 over time: names, levels, seats."),
     "align": Command("align", "Align a witness with the model: same, variant, new, missing."),
     "timeline": Command("timeline", "Every reign date the witnesses state, converted, in order."),
-    "harvest": Command("harvest", "Find the ritual chapters of whole gazetteers; write them for ingest."),
+    "harvest": Command("harvest", "Find the ritual chapters of whole gazetteers, for ingest."),
     "ingest": Command("ingest", "Align every witness of a folder to the model, in parallel."),
     "export": Command("export", "The whole model as a Frictionless data package (CSV + schemas)."),
     "variants": Command("variants", "Who reads each differing rule how, where and from when."),

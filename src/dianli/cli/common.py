@@ -92,6 +92,17 @@ def ends_with_command() -> None:
     _ONE_COMMAND = True
 
 
+def collect_from_here() -> None:
+    """Called once the command to run is loaded. In a process that ends with its command (the console
+    script, which turned the cyclic collector off while it started: :mod:`dianli.cli.main`), what start-up
+    made — modules, classes, the command line — lives to the end: it is frozen out of the collector's
+    reach (``gc.freeze``) and the collector runs again, for the command's own work only. Elsewhere (the
+    tests, the web server) nothing changes."""
+    if one_command() and not gc.isenabled() and not _ENDS_WITHOUT_COLLECTING:
+        gc.freeze()
+        gc.enable()
+
+
 _ENDS_WITHOUT_COLLECTING = False
 """Whether :func:`gc.freeze` is registered to run at exit."""
 
@@ -218,6 +229,24 @@ FORCE_HELP = (
 def force_option() -> bool:
     """The ``--force`` option of a command that writes files: ``force: bool = force_option()``."""
     value: bool = typer.Option(False, "--force", help=FORCE_HELP)
+    return value
+
+
+def scheduler_option() -> str | None:
+    """The ``--scheduler`` option of a command that runs on Dask (``harvest``, ``ingest``)."""
+    value: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Address of a dask.distributed scheduler (tcp://host:8786). Default: local processes.",
+    )
+    return value
+
+
+def workers_option() -> int | None:
+    """The ``--workers`` option of a command that runs on local processes (``harvest``, ``ingest``)."""
+    value: int | None = typer.Option(
+        None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
+    )
     return value
 
 

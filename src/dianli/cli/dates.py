@@ -1,36 +1,29 @@
 """``dianli date``: convert a day both ways, as a gazetteer writes it or as an ISO date. It loads the calendar
-only; the places are loaded when ``--place`` is given (``dianli calendar`` is in :mod:`dianli.cli.ritual_calendar`)."""
+only; the places are loaded when ``--place`` is given (``dianli calendar`` is in :mod:`dianli.cli.ritual_calendar`).
+
+A day's answer is kept as the reader reads it (:class:`DayView`: its lines and its JSON record, plain data)
+in the on-disk cache, under a key naming the arguments as typed and everything the answer is made from, so
+asking the same day again loads no calendar module at all; a day not asked before is computed as ever."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import os
+from datetime import date
 from enum import StrEnum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, NamedTuple
 
 import typer
 
-from dianli.calendar.day import DayInfo, describe_day
-from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
-from dianli.calendar.timekeeping import (
-    beijing_apparent_time,
-    double_hour,
-    provincial_offset_minutes,
-    provincial_time,
-)
-from dianli.calendar.written_dates import CALENDAR_NAMES as ERA_CALENDAR_NAMES
-from dianli.calendar.written_dates import (
-    DayDescription,
-    DayNaming,
-    WrittenDate,
-    almanac_covers,
-    day_namings,
-    describe_named_day,
-    read_day,
-)
-from dianli.calendar.year_names import chinese_date_label, year_name
+from dianli import cache
 from dianli.cli.common import run_guarded, say
+from dianli.drafts import DRAFTS_VAR
 
-QING_LAST_YEAR = LAST_QING_CHINESE_YEAR
+if TYPE_CHECKING:
+    from dianli.calendar.day import DayInfo
+    from dianli.calendar.written_dates import DayDescription, DayNaming, WrittenDate
+
+_DAY_LIBRARIES = ("chinesecalendar-py", "sxtwl", "pydantic", "PyYAML")
+"""The libraries whose code or data a day's answer depends on, beside :data:`dianli.cache.LIBRARIES`."""
 
 
 class OutputFormat(StrEnum):
@@ -38,7 +31,25 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
+class DayView(NamedTuple):
+    """A day's answer as the reader is shown it — its lines (``--format text``) and its record (``--format
+    json``), plain text and JSON values only, so that showing a kept one loads no calendar module."""
+
+    lines: tuple[str, ...]
+    record: dict[str, object]
+
+
+def _calendar_name(calendar: str) -> str:
+    from dianli.calendar.written_dates import CALENDAR_NAMES
+
+    return CALENDAR_NAMES.get(calendar, calendar)
+
+
 def _day_record(info: DayInfo, region: str | None) -> dict[str, object]:
+    from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
+    from dianli.calendar.timekeeping import beijing_apparent_time
+    from dianli.calendar.year_names import chinese_date_label, year_name
+
     term = info.solar_term
     name = year_name(info.chinese_date.year, region)
     return {
@@ -49,7 +60,7 @@ def _day_record(info: DayInfo, region: str | None) -> dict[str, object]:
         "month": info.chinese_date.month,
         "leap": info.chinese_date.leap,
         "day": info.chinese_date.day,
-        "reign_year": info.reign_year if info.chinese_date.year <= QING_LAST_YEAR else None,
+        "reign_year": info.reign_year if info.chinese_date.year <= LAST_QING_CHINESE_YEAR else None,
         "year_name": name.label,
         "year_name_note": name.note or None,
         "year_ganzhi": info.year_ganzhi.name,
@@ -74,7 +85,7 @@ def _naming_record(naming: DayNaming) -> dict[str, object]:
         "month": naming.month,
         "leap": naming.leap,
         "day": naming.day,
-        "calendar": ERA_CALENDAR_NAMES.get(naming.era.dynasty.calendar, naming.era.dynasty.calendar),
+        "calendar": _calendar_name(naming.era.dynasty.calendar),
     }
 
 
@@ -85,7 +96,7 @@ def _written_record(written: WrittenDate) -> dict[str, object]:
         "era": written.era.name,
         "dynasty": written.era.dynasty.name,
         "chinese_year": written.chinese_year,
-        "calendar": ERA_CALENDAR_NAMES.get(written.calendar, written.calendar),
+        "calendar": _calendar_name(written.calendar),
         "notes": list(written.notes),
     }
 
@@ -105,44 +116,153 @@ def _historical_record(described: DayDescription) -> dict[str, object]:
         "month_ganzhi": described.month_ganzhi.name if described.month_ganzhi else None,
         "day_ganzhi": described.day_ganzhi.name,
         "nayin": described.day_ganzhi.nayin.name,
-        "source": ERA_CALENDAR_NAMES.get(first.era.dynasty.calendar, first.era.dynasty.calendar),
+        "source": _calendar_name(first.era.dynasty.calendar),
     }
 
 
-def _print_namings(namings: tuple[DayNaming, ...], shown: str) -> None:
+def _naming_lines(namings: tuple[DayNaming, ...], shown: str) -> list[str]:
+    lines = []
     for naming in namings:
         if naming.label == shown:
             continue
         calendar = {"SouthernMing": ", Southern Ming calendar", "Gregorian": ", Gregorian calendar"}.get(
             naming.era.dynasty.calendar, ""
         )
-        say(f"  also {naming.label} ({naming.era.dynasty.name}{calendar})")
+        lines.append(f"  also {naming.label} ({naming.era.dynasty.name}{calendar})")
+    return lines
 
 
-def _print_written(written: WrittenDate | None) -> None:
+def _written_lines(written: WrittenDate | None) -> list[str]:
     if written is None:
-        return
-    say(
-        f"  read as {written.label} ({written.era.dynasty.name}, {written.era.name} "
-        f"{written.era.first_year}–{written.era.last_year})"
-    )
-    for note in written.notes:
-        say(f"  note: {note}")
+        return []
+    era = written.era
+    read = f"  read as {written.label} ({era.dynasty.name}, {era.name} {era.first_year}–{era.last_year})"
+    return [read, *(f"  note: {note}" for note in written.notes)]
 
 
-def _print_historical(described: DayDescription, written: WrittenDate | None) -> None:
+def _historical_lines(described: DayDescription, written: WrittenDate | None) -> list[str]:
     first = described.namings[0]
     julian = f"; Julian {described.julian}" if described.julian else ""
-    say(f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}")
     month_gz = f"{described.month_ganzhi}月 " if described.month_ganzhi else ""
-    say(
-        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})"
-    )
-    _print_namings(described.namings, first.label)
-    _print_written(written)
     calendars = dict.fromkeys(n.era.dynasty.calendar for n in described.namings)
-    for calendar in calendars:
-        say(f"  source: {ERA_CALENDAR_NAMES.get(calendar, calendar)}")
+    return [
+        f"{described.day.isoformat()} ({described.weekday}{julian}) = {first.label}",
+        f"  {described.year_ganzhi}年 {month_gz}{described.day_ganzhi}日 (納音 {described.day_ganzhi.nayin.name})",
+        *_naming_lines(described.namings, first.label),
+        *_written_lines(written),
+        *(f"  source: {_calendar_name(calendar)}" for calendar in calendars),
+    ]
+
+
+def day_view(text: str, place_name: str | None) -> DayView:
+    """The answer to ``dianli date TEXT [--place P]``, computed: its lines and its JSON record."""
+    from dataclasses import replace
+
+    from dianli.calendar.written_dates import almanac_covers, day_namings, describe_named_day, read_day
+
+    reading = read_day(text)
+    day = reading.day
+    written = reading.written
+    # the era the user wrote first, then the others in the data's order of dynasties
+    namings = tuple(sorted(day_namings(day), key=lambda n: written is None or n.label != written.label))
+    if not almanac_covers(day):
+        if place_name is not None:  # an unknown place is an error even where no term time is given
+            from dianli.places.places import get_place
+
+            get_place(place_name, day.year)
+        described = replace(describe_named_day(day), namings=namings)
+        record = _historical_record(described)
+        record["namings"] = [_naming_record(n) for n in namings]
+        if written is not None:
+            record["written"] = _written_record(written)
+        return DayView(tuple(_historical_lines(described, written)), record)
+    return _almanac_view(day, written, namings, place_name)
+
+
+def _almanac_view(
+    day: date, written: WrittenDate | None, namings: tuple[DayNaming, ...], place_name: str | None
+) -> DayView:
+    """A day the Qing almanac (or the modern calendar after it) dates: both calendars, the 干支, its solar
+    term and, with a place, the term's local time."""
+    from dianli.calendar.day import describe_day
+    from dianli.calendar.reigns import LAST_QING_CHINESE_YEAR
+    from dianli.calendar.timekeeping import (
+        beijing_apparent_time,
+        double_hour,
+        provincial_offset_minutes,
+        provincial_time,
+    )
+    from dianli.calendar.year_names import chinese_date_label, year_name
+
+    info = describe_day(day)
+    year = info.day.year
+    place, region = None, None
+    if place_name is not None:
+        from dianli.places.places import get_place  # the places load only when one is named
+        from dianli.places.regions import place_region
+
+        place = get_place(place_name, year).nearest(year)
+        region = place_region(place)
+    shown = chinese_date_label(info.chinese_date, region)
+    name = year_name(info.chinese_date.year, region)
+    # the Republic's Gregorian naming only where that calendar names the year (not the mainland after 1949)
+    namings = tuple(
+        n
+        for n in namings
+        if n.era.dynasty.calendar != "Gregorian" or (name.era_year or "").startswith(n.era.name)
+    )
+    record = _day_record(info, region)
+    record["namings"] = [_naming_record(n) for n in namings]
+    if written is not None:
+        record["written"] = _written_record(written)
+    term = info.solar_term
+    if place is not None and term is not None:
+        local = provincial_time(beijing_apparent_time(term.jd_utc), place.longitude_deg)
+        record["solar_term_local_time"] = {
+            "place": place.id,
+            "time": local.replace(microsecond=0).isoformat(),
+        }
+    month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
+    lines = [
+        f"{info.day.isoformat()} ({info.weekday}) = {shown}",
+        f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})",
+    ]
+    if info.chinese_date.year > LAST_QING_CHINESE_YEAR or name.note:
+        where = f" at {place.name}" if place is not None else ""
+        lines.append(f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""))
+    lines += _naming_lines(namings, info.chinese_date.label)
+    lines += _written_lines(written)
+    if term:
+        instant = beijing_apparent_time(term.jd_utc)
+        lines.append(
+            f"  solar term {term.name}; computed instant {instant:%H:%M} Beijing apparent time "
+            f"({double_hour(instant)})"
+        )
+        if place is not None:
+            local = provincial_time(instant, place.longitude_deg)
+            lines.append(
+                f"  at {place.name} ({place.longitude_deg:.2f}°E, {provincial_offset_minutes(place.longitude_deg):+.1f} min "
+                f"from Beijing): {local:%H:%M} ({double_hour(local)})"
+            )
+    if info.reigning:
+        lines.append(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})")
+    lines.append(
+        f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})"
+    )
+    return DayView(tuple(lines), record)
+
+
+def kept_day_view(text: str, place_name: str | None) -> DayView:
+    """:func:`day_view`, kept in the on-disk cache (:mod:`dianli.cache`) under a key naming the arguments as
+    typed, every file of the package and of the extra witness folders (code and data: eras, almanac,
+    places), whether drafts govern, and the libraries that compute days. A day or place the data refuses
+    raises before anything is kept."""
+    entry = cache.installed_key(
+        "cli.date.view",
+        repr((text, place_name, os.environ.get(DRAFTS_VAR, ""))),
+        cache.versions(*_DAY_LIBRARIES),
+    )
+    return cache.pickled(cache.DERIVED, entry, lambda: day_view(text, place_name))
 
 
 @run_guarded
@@ -166,88 +286,15 @@ def date_command(
 ) -> None:
     """Convert a day between the Gregorian and the Chinese calendar (every era of the Ming, Southern Ming,
     後金, Qing and 民國), with its 干支 and solar term; impossible dates are refused with the reason."""
-    reading = read_day(text)
-    day = reading.day
-    written = reading.written
-    # the era the user wrote first, then the others in the data's order of dynasties
-    namings = tuple(sorted(day_namings(day), key=lambda n: written is None or n.label != written.label))
-    if not almanac_covers(day):
-        if place_name is not None:  # an unknown place is an error even where no term time is given
-            from dianli.places.places import get_place
-
-            get_place(place_name, day.year)
-        described = replace(describe_named_day(day), namings=namings)
-        if output_format is OutputFormat.json:
-            record = _historical_record(described)
-            record["namings"] = [_naming_record(n) for n in namings]
-            if reading.written is not None:
-                record["written"] = _written_record(reading.written)
-            import json
-
-            from dianli.cli.common import console
-
-            console.print_json(json.dumps(record, ensure_ascii=False))
-            return
-        _print_historical(described, reading.written)
-        return
-    info = describe_day(day)
-    year = info.day.year
-    place, region = None, None
-    if place_name is not None:
-        from dianli.places.places import get_place  # the places load only when one is named
-        from dianli.places.regions import place_region
-
-        place = get_place(place_name, year).nearest(year)
-        region = place_region(place)
-    shown = chinese_date_label(info.chinese_date, region)
-    name = year_name(info.chinese_date.year, region)
-    # the Republic's Gregorian naming only where that calendar names the year (not the mainland after 1949)
-    namings = tuple(
-        n
-        for n in namings
-        if n.era.dynasty.calendar != "Gregorian" or (name.era_year or "").startswith(n.era.name)
-    )
+    view = kept_day_view(text, place_name)
     if output_format is OutputFormat.json:
-        record = _day_record(info, region)
-        record["namings"] = [_naming_record(n) for n in namings]
-        if reading.written is not None:
-            record["written"] = _written_record(reading.written)
-        if place is not None and info.solar_term is not None:
-            local = provincial_time(beijing_apparent_time(info.solar_term.jd_utc), place.longitude_deg)
-            record["solar_term_local_time"] = {
-                "place": place.id,
-                "time": local.replace(microsecond=0).isoformat(),
-            }
         import json
 
         from dianli.cli.common import console
 
-        console.print_json(json.dumps(record, ensure_ascii=False))
+        console.print_json(json.dumps(view.record, ensure_ascii=False))
         return
-    term = info.solar_term
-    month_gz = f"{info.month_ganzhi}月 " if info.month_ganzhi else ""
-    say(f"{info.day.isoformat()} ({info.weekday}) = {shown}")
-    say(f"  {info.year_ganzhi}年 {month_gz}{info.day_ganzhi}日 (納音 {info.day_ganzhi.nayin.name})")
-    if info.chinese_date.year > QING_LAST_YEAR or name.note:
-        where = f" at {place.name}" if place is not None else ""
-        say(f"  year{where}: {name.label}" + (f" — {name.note}" if name.note else ""))
-    _print_namings(namings, info.chinese_date.label)
-    _print_written(reading.written)
-    if term:
-        instant = beijing_apparent_time(term.jd_utc)
-        say(
-            f"  solar term {term.name}; computed instant {instant:%H:%M} Beijing apparent time "
-            f"({double_hour(instant)})"
-        )
-        if place is not None:
-            local = provincial_time(instant, place.longitude_deg)
-            say(
-                f"  at {place.name} ({place.longitude_deg:.2f}°E, {provincial_offset_minutes(place.longitude_deg):+.1f} min "
-                f"from Beijing): {local:%H:%M} ({double_hour(local)})"
-            )
-    if info.reigning:
-        say(f"  reigning: the {info.reigning.name} emperor ({info.reigning.emperor})")
-    say(f"  source: {info.month_source.value} ({info.calendar_name}; {info.month_source.description})")
+    say(*view.lines)
 
 
 def register(app: typer.Typer) -> None:

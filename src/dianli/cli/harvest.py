@@ -18,7 +18,9 @@ from dianli.cli.common import (
     err_console,
     force_option,
     run_guarded,
+    scheduler_option,
     width,
+    workers_option,
     wrap,
     write_file,
     write_text_output,
@@ -70,7 +72,11 @@ def _text(run: HarvestRun, out: Path) -> str:
             pad = " " * (w - display_width(cell))
             cells.append(cell + pad if i in (0, 5) else pad + cell)
         lines.append("  ".join(cells).rstrip())
-    return "\n".join([*head, *lines])
+    if any(display_width(line) > width() for line in lines):  # too wide: one record a work
+        from dianli.cli.common import records
+
+        lines = records("", list(HEADERS), _rows(run), width())
+    return "\n".join([*head, *lines]).rstrip()
 
 
 def _csv(run: HarvestRun) -> str:
@@ -109,14 +115,8 @@ def register(app: typer.Typer) -> None:
             "-o",
             help="Folder to write one transcribed file per work into (<title in pinyin>.txt; created).",
         ),
-        scheduler: str | None = typer.Option(
-            None,
-            "--scheduler",
-            help="Address of a dask.distributed scheduler (tcp://host:8786). Default: local processes.",
-        ),
-        workers: int | None = typer.Option(
-            None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
-        ),
+        scheduler: str | None = scheduler_option(),
+        workers: int | None = workers_option(),
         fmt: Format = typer.Option(Format.text, "--format", "-f", help="Summary as text, json or csv."),  # noqa: B008
         force: bool = force_option(),
     ) -> None:
@@ -133,7 +133,12 @@ def register(app: typer.Typer) -> None:
             def done(_title: str) -> None:
                 bar.advance(task)
 
-            run = harvest_sources(sources, scheduler=scheduler, workers=workers, progress=done)
+            def counted(works: int) -> None:
+                bar.update(task, total=works)
+
+            run = harvest_sources(
+                sources, scheduler=scheduler, workers=workers, progress=done, counted=counted
+            )
         written = [r for r in run.results if r.text]
         if written:
             from dianli import written as written_files

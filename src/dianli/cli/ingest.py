@@ -20,6 +20,8 @@ from dianli.cli.common import (
     err_console,
     force_option,
     run_guarded,
+    scheduler_option,
+    workers_option,
     wrap,
     write_file,
     write_text_output,
@@ -89,14 +91,8 @@ def register(app: typer.Typer) -> None:
             help="Draft a witness folder here for each transcribed *.txt of FOLDER (manifest guessed from the "
             "file: compiled year, place, section anchors — labelled assumptions), then ingest the drafts.",
         ),
-        scheduler: str | None = typer.Option(
-            None,
-            "--scheduler",
-            help="Address of a dask.distributed scheduler (tcp://host:8786). Default: local processes.",
-        ),
-        workers: int | None = typer.Option(
-            None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
-        ),
+        scheduler: str | None = scheduler_option(),
+        workers: int | None = workers_option(),
         witness: list[str] | None = typer.Option(  # noqa: B008
             None, "--witness", "-w", help="Only these witnesses of the folder (repeatable)."
         ),

@@ -80,22 +80,30 @@ def open_hint(path: Path) -> str:
 
 
 class Stages:
-    """The progress bar (on stderr, when it is a terminal): it moves at once and through every stage."""
+    """The progress bar (on stderr, when it is a terminal): it moves at once and names each stage as it
+    begins, so a first booklet (seconds of work) says what it is doing."""
 
-    STEPS = 5
-    """Checking the cache, loading the code, assembling, writing, done: and one step per movement."""
+    STEPS = 8
+    """Checking the cache, loading the program, the four stages of assembling the ceremony
+    (:data:`dianli.program.assemble.STAGES`), writing, done: and one step per movement, once known."""
 
     def __init__(self, bar: Progress | None) -> None:
         self.bar = bar
         self.total = self.STEPS
+        self.done = 0
         self.task: TaskID | None = bar.add_task("checking the cache", total=self.total) if bar else None
 
     def at(self, done: int, description: str, movements: int | None = None) -> None:
         """Step ``done`` of the stages (``movements``, once known, adds a step for each)."""
         if movements is not None:
             self.total = self.STEPS + movements
+        self.done = done
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, description=description, completed=done, total=self.total)
+
+    def next(self, description: str, movements: int | None = None) -> None:
+        """The next stage begins: ``description`` names it."""
+        self.at(self.done + 1, description, movements)
 
     def finish(self, description: str) -> None:
         self.at(self.total, description)
@@ -125,29 +133,34 @@ def make_output(
     appendix: str,
     progress: Stages,
 ) -> tuple[str, bytes]:
-    """The file name and the bytes (UTF-8) of the booklet (or JSON), made from the rites."""
-    progress.at(1, "loading the program")
+    """The file name and the bytes (UTF-8) of the booklet (or JSON), made from the rites: each stage named
+    on the progress bar as it begins. The movements' audio is rendered several at a time (one per
+    processor, :func:`dianli.program.audio.workers_for`): synthesis and encoding leave the interpreter's
+    lock to each other."""
+    progress.next("loading the program")
     import dianli
     from dianli.program.export import booklet_name  # only what this run needs is imported
 
-    progress.at(2, "assembling the ceremony")
-    occasion = dianli.ceremony(rite, place, year, season=season, witness=witness, practice=practice)
+    occasion = dianli.ceremony(
+        rite, place, year, season=season, witness=witness, practice=practice, progress=progress.next
+    )
     prog = occasion.program
     if fmt == "json":
-        progress.at(3, "writing")
+        progress.next("writing")
         return booklet_name(prog, "json"), supplied_text(occasion.to_json()).encode("utf-8")
     movements = list(dict.fromkeys(c.movement for c in prog.music)) if audio else []
-    progress.at(3, "rendering the music" if movements else "writing the booklet", len(movements))
-
-    def advance(done: int, total: int) -> None:
-        progress.at(3 + done, f"rendering the music ({done}/{total})")
-
     found = {}
     if movements:  # the synthesiser (numpy, soundfile) is imported only for a booklet with its music
-        from dianli.program.audio import render_all
+        from dianli.program.audio import render_all, workers_for
 
-        found = render_all(movements, advance, workers=1, lean=True)
-    progress.at(3 + len(movements), "writing the booklet")
+        first = progress.done + 1
+        progress.at(first, f"rendering the music (0/{len(movements)})", len(movements))
+
+        def advance(done: int, total: int) -> None:
+            progress.at(first + done, f"rendering the music ({done}/{total})")
+
+        found = render_all(movements, advance, workers=workers_for(len(movements)), lean=True)
+    progress.next("writing the booklet")
     from dianli.program.html import booklet_chunks
     from dianli.provenance import stamp_markup
 

@@ -28,9 +28,13 @@ from dianli.comparison.compare import Cell, compare, slot_label
 from dianli.comparison.ranking import Holder, era_of, evidence_of, holders
 from dianli.comparison.table import Statement, Table, table
 from dianli.corpus.labels import witness_label
+from dianli.corpus.normalise import fold
 from dianli.rites.load import all_rites
 
 CHANGES = ("changed", "dropped", "added")
+LOCAL_KINDS = ("venue", "officiant")
+"""Kinds of fact whose values name a place's own altar or office (社稷壇 在縣治北郊, 汀州府知府): they differ
+from place to place, not with the code, and are not compared across the boundary."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +117,20 @@ def _side(cells: Sequence[Cell]) -> Side:
     return Side(values, tuple(evidence_of(c.statements, c.values) for c in cells))
 
 
+def _says(cell: Cell) -> bool:
+    """Whether a witness's cell states its value in its own words: a curated statement (a citation, a
+    reading), or an aligned clause whose quotation holds the value. (An aligned clause carries the value of
+    the element it agrees with: a bare heading 「社稷壇」 aligned to the 社稷 officiant states no officiant.)"""
+    return any(s.provenance != "aligned" or (s.key and s.key in fold(s.quote)) for s in cell.statements)
+
+
 def _changed(rite: str | None, source: Table, before: set[str], after: set[str]) -> list[Change]:
     out = []
     for row in compare(rite, source=source):
-        early = [c for c in row.cells if c.witness in before]
-        late = [c for c in row.cells if c.witness in after]
+        if row.kind in LOCAL_KINDS:
+            continue
+        early = [c for c in row.cells if c.witness in before and _says(c)]
+        late = [c for c in row.cells if c.witness in after and _says(c)]
         if not early or not late:
             continue
         differ = [c for c in late if all(row.relation(e.witness, c.witness) == "differs" for e in early)]
@@ -145,6 +158,21 @@ def _first_statements(statements: Sequence[Statement], witnesses: Sequence[str])
     return tuple(firsts[w] for w in witnesses if w in firsts)
 
 
+def _sections_stated(witnesses: set[str]) -> dict[str, str]:
+    """The rites whose sections the witnesses' texts hold (a passage about the rite, anchored by its
+    heading), each with the first witness that holds one."""
+    from dianli.corpus.sections import sections
+
+    rites = all_rites()
+    found: dict[str, str] = {}
+    for witness in sorted(witnesses, key=lambda w: holders()[w].year):
+        for section in sections(witness):
+            top = section.id.split(".", 1)[0]
+            if top in rites:
+                found.setdefault(top, witness)
+    return found
+
+
 def _rites(rite: str | None, source: Table, before: set[str], after: set[str]) -> list[Change]:
     years = holders()
     by_rite: dict[str, list[Statement]] = {}
@@ -153,31 +181,73 @@ def _rites(rite: str | None, source: Table, before: set[str], after: set[str]) -
             by_rite.setdefault(s.rite, []).append(s)
     early_order = sorted(before, key=lambda w: years[w].year)
     late_order = sorted(after, key=lambda w: years[w].year)
+    held_before = _sections_stated(before)
+    held_after = _sections_stated(after)
     out = []
     for rite_id, statements in by_rite.items():
         stated = {s.witness for s in statements}
         name = all_rites()[rite_id].names.classical[0] if rite_id in all_rites() else rite_id
         early = _first_statements(statements, early_order)
         late = _first_statements(statements, late_order)
-        if early and not stated & after:
+        if early and not stated & after and rite_id not in held_after:
             out.append(Change("dropped", rite_id, name, Side((), early), Side((), ())))
-        elif late and not stated & before and before:
+        elif late and not stated & before and rite_id not in held_before and before:
             out.append(Change("added", rite_id, name, Side((), ()), Side((), late[:1])))
     return out
 
 
-def _not_in_model(before: set[str]) -> list[Change]:
-    """The temples, shrines and altars of the earlier witnesses that name no rite of the model."""
-    from dianli.comparison.align import align
-    from dianli.comparison.gaps import rites_not_in_model
+def _rite_named(name: str) -> str | None:
+    """The rite of the model a temple's or altar's name names by its section's title (東嶽 in 東嶽行宮), or
+    None."""
+    from dianli.corpus.tree import section_defs
 
-    out = []
-    for witness in sorted(before):
-        for new in rites_not_in_model(align(witness)):
-            clause = new.clauses[0]
-            quote = Statement(witness, "", "", "text", "", new.name, "aligned", clause.text, "", 0, 0)
-            out.append(Change("dropped", "", new.name, Side((), (quote,)), Side((), ())))
-    return out
+    key = fold(name)
+    rites = all_rites()
+    for sid, definition in section_defs().items():
+        title = fold(definition.title)
+        if sid in rites and len(title) >= 2 and title in key:
+            return sid
+    return None
+
+
+def _new_rites(witness: str) -> tuple[tuple[str, str, str], ...]:
+    """(name, section, first clause) of each run of the witness's clauses about a temple, shrine or altar
+    that names no rite of the model — from its alignment, kept in the on-disk cache (derived from the data
+    alone)."""
+    from dianli import cache
+
+    def make() -> tuple[tuple[str, str, str], ...]:
+        from dianli.comparison.align import align
+        from dianli.comparison.gaps import rites_not_in_model
+
+        return tuple(
+            (new.name, new.clauses[0].section, new.clauses[0].text)
+            for new in rites_not_in_model(align(witness))
+        )
+
+    entry = cache.installed_key("comparison.dynasty.new_rites", witness)
+    return cache.pickled(cache.DERIVED, entry, make)
+
+
+def _not_in_model(before: set[str]) -> list[Change]:
+    """The temples, shrines and altars of the earlier witnesses that name no rite of the model, one change
+    per name (folded), with the first clause of each witness that has it. A run standing in the section of a
+    rite of the model, or named by that rite's title, is that rite's, not a rite the model lacks."""
+    rites = all_rites()
+    names: dict[str, str] = {}
+    evidence: dict[str, dict[str, Statement]] = {}
+    for witness in sorted(before, key=lambda w: holders()[w].year):
+        for name, section, text in _new_rites(witness):
+            if section.split(".", 1)[0] in rites or _rite_named(name) is not None:
+                continue
+            key = fold(name)
+            names.setdefault(key, name)
+            quote = Statement(witness, "", "", "text", "", name, "aligned", text, "", 0, 0)
+            evidence.setdefault(key, {}).setdefault(witness, quote)
+    return [
+        Change("dropped", "", names[key], Side((), tuple(found.values())), Side((), ()))
+        for key, found in evidence.items()
+    ]
 
 
 def before_and_after(

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dianli import parallel
 from dianli.errors import DataError, UnknownValueError
 
 ProgressHook = Callable[[str], None]
@@ -200,6 +201,15 @@ def _corpus_env(root: str) -> Iterator[None]:
             os.environ[ENV_VAR] = before
 
 
+def _calls(root: str, witnesses: list[str]) -> list[tuple[str, tuple[Any, ...]]]:
+    """One task per witness: its key and its arguments."""
+    return [(f"ingest-{w}", (root, w)) for w in witnesses]
+
+
+def _done(progress: ProgressHook | None) -> parallel.Done | None:
+    return None if progress is None else lambda result: progress(result.witness)
+
+
 def ingest(
     folder: Path,
     *,
@@ -219,56 +229,15 @@ def ingest(
             raise UnknownValueError("witness", w, ids)
     start = time.perf_counter()
     if scheduler:
-        results, used, label = _on_cluster(scheduler, str(root), chosen, progress, connect_timeout_s)
+        results, used = parallel.on_cluster(
+            scheduler, ingest_witness, _calls(str(root), chosen), _done(progress), connect_timeout_s
+        )
+        label = f"dask.distributed at {scheduler}"
     else:
         used = max(1, min(workers or os.cpu_count() or 1, len(chosen)))
-        results, label = _on_local(str(root), chosen, used, progress), "local processes"
+        with _corpus_env(str(root)):
+            results = parallel.on_processes(ingest_witness, _calls(str(root), chosen), used, _done(progress))
+        label = "local processes"
     order = {w: i for i, w in enumerate(chosen)}
     ordered = tuple(sorted(results, key=lambda r: order[r.witness]))
     return IngestRun(str(root), label, used, time.perf_counter() - start, ordered)
-
-
-def _on_local(
-    root: str, witnesses: list[str], workers: int, progress: ProgressHook | None
-) -> list[WitnessResult]:
-    from dask.base import compute
-    from dask.callbacks import Callback
-    from dask.delayed import delayed
-
-    tasks = [delayed(ingest_witness, pure=False)(root, w, dask_key_name=f"ingest-{w}") for w in witnesses]
-
-    class _Done(Callback):
-        def _posttask(
-            self, key: object, result: object, dsk: object, state: object, worker_id: object
-        ) -> None:
-            if progress is not None and isinstance(result, WitnessResult):
-                progress(result.witness)
-
-    with _corpus_env(root), _Done():  # type: ignore[no-untyped-call]  # dask's Callback is untyped
-        computed = compute(  # type: ignore[no-untyped-call]
-            *tasks, scheduler="processes", num_workers=workers
-        )
-    return [r for r in computed if isinstance(r, WitnessResult)]
-
-
-def _on_cluster(
-    address: str, root: str, witnesses: list[str], progress: ProgressHook | None, timeout_s: float
-) -> tuple[list[WitnessResult], int, str]:
-    from distributed import Client, as_completed
-
-    try:
-        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UnknownValueError(
-            "--scheduler", address, ["the address of a running dask scheduler, e.g. tcp://127.0.0.1:8786"]
-        ) from exc
-    with client, client.as_current():
-        used = len(client.scheduler_info().get("workers", {})) or 1
-        futures = [client.submit(ingest_witness, root, w, pure=False, key=f"ingest-{w}") for w in witnesses]
-        results: list[WitnessResult] = []
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            result = future.result()
-            results.append(result)
-            if progress is not None:
-                progress(result.witness)
-    return results, used, f"dask.distributed at {address}"

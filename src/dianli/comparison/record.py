@@ -75,11 +75,23 @@ class Record:
 
 
 def _yaml(path: Path, key: str) -> list[dict[str, Any]]:
+    """The mappings listed under ``key`` in a witness folder's YAML file (none where the file is absent); a
+    file that is no YAML mapping is an error naming it."""
+    import yaml
+
     from dianli.datafile import read_yaml
+    from dianli.errors import DataError
 
     if not path.is_file():
         return []
-    data = read_yaml(path.read_text(encoding="utf-8")) or {}
+    try:
+        data = read_yaml(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise DataError(
+            f"{path}: not readable as YAML ({exc}); accepted: the file as dianli writes it"
+        ) from exc
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: holds no mapping; accepted: a mapping with {key!r} listing entries")
     return [d for d in (data.get(key) or []) if isinstance(d, dict)]
 
 

@@ -804,8 +804,13 @@ def _evaluate(key: _RuleKey) -> Rule | None:
             )
     noted = {w for item in found.values() for w in (*item["stating"], *item["following"])}
     for witness in _holders(key.rite):
-        if witness not in noted:  # it governs no unit where the rule is in force: its reading as stated
-            note(witness, _statement(key, witness))
+        if witness in noted:
+            continue
+        # it governs no unit where the rule is in force: its reading as it states it (a witness that only
+        # follows its base there, in force nowhere, adds no reading: 范咸's 府志 of the units 臺灣府志 governs)
+        value = _statement(key, witness)
+        if states(witness, value):
+            note(witness, value)
     if len(found) < 2:
         return None
     ordered = sorted(

@@ -12,8 +12,9 @@ the source.
 **The lexicon is the data's** (:func:`build_lexicon`); nothing in this module names a rite or a chapter:
 
 - *headings*: every section title of ``corpus/data/sections.yaml`` and every heading a curated manifest
-  anchors (:func:`dianli.corpus.draft.heading_lexicon`), and every name, alias and venue of a rite of
-  ``rites/data``; the title lines and colophons (sections ``front`` and ``back``) are no ritual headings;
+  anchors (:func:`dianli.corpus.draft.heading_lexicon`), every name, alias and venue of a rite of
+  ``rites/data``, and the chapter headings of ``corpus/data/harvest.yaml`` (祀典, 廟壇 …, each with the
+  work it was met in); the title lines and colophons (sections ``front`` and ``back``) are no ritual headings;
 - *vocabulary*: those headings and the words the rite data is written in — the calls, roles, postures,
   part titles, functions and tags of every order of service, the acts and postures of
   ``rites/data/vocabulary.yaml``, and every pair of characters that :data:`QUOTE_SPREAD` distinct
@@ -48,10 +49,16 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict
+
+from dianli import parallel
 from dianli.corpus import guwen
 from dianli.errors import DataError, DianliError
+
+if TYPE_CHECKING:
+    from dianli.corpus.draft import Line
 
 BLOCK_DENSITY = 0.25
 """Share of a block's folding key covered by the ritual vocabulary above which it is taken unheaded."""
@@ -69,8 +76,16 @@ WORSHIP_LIST = 0.5
 FINAL_SPREAD = 2
 """A character is the last of a place of worship's name (庙, 坛, 祠 …) when this many rite or section
 headings of the lexicon end in it."""
+HEADING_FLOOR = 0.02
+"""Share of the vocabulary below which a long block (:data:`BARE_BODY`) under a known heading is no rite:
+the mountains and rivers of a 封域志 under 「山川」 (1%), where an altar's or a temple list's text has 4% or
+more (苗栗縣志's 祠廟, 5%)."""
+BARE_BODY = 200
+"""Key characters of a block under a known heading from which its vocabulary is weighed (:data:`HEADING_FLOOR`)."""
 CHAPTER_SHARE = 0.5
 """Share of a chapter's key in taken blocks above which the whole chapter is taken."""
+CONTENT_BODY = 40
+"""Key characters a block needs to be taken for its vocabulary alone (a few words are no evidence)."""
 MIN_BODY = 12
 """Key characters a block needs under its heading to be taken on its heading alone (else it is a title
 of what follows, taken only with it)."""
@@ -85,10 +100,16 @@ SHOWN_HEADINGS = 12
 """Headings named one by one in an ``[OMITTED: …]`` mark; the rest are counted."""
 
 _CHAPTER = re.compile(r"卷之?[一二三四五六七八九十百〇零]+|^●")
-_ENTRY_HEAD = re.compile(r"^(?P<head>[^：:。，；、\u3000\s]{2,20})(?:[：:]|\u3000+)")
+_ENTRY_HEAD = re.compile(r"^(?P<head>[^：:。，；、\u3000\s]{2,20})(?:[：:]|\u3000+| {2,})")
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
+_STOP = re.compile(r"[。！？；]")
+_SPACED = re.compile(r"[\s\u3000]+")
+HARVEST_FILE = "data/harvest.yaml"
+"""The chapter headings of the state rites that no manifest anchors (祀典, 廟壇 …), with their reasons."""
 _SPLIT = re.compile(r"[\s\u3000，,、。．.；;：:！？!?「」『』“”‘’《》〈〉【】〔〕（）()\[\]{}|/·・…—-]+")
 _QUOTE_KEYS = frozenset({"quote", "text", "action"})
+_NUMERALS = frozenset("〇零一二三四五六七八九十百千万廿卅")
+"""Numbers are in every kind of text (二十, 十六): a pair of them is no word of the rites."""
 _TERM_KEYS = frozenset(
     {"classical", "aliases", "call", "role", "posture", "title", "function", "tags", "words"}
 )
@@ -112,6 +133,9 @@ class Lexicon:
     :data:`FINAL_SPREAD` or more headings of rites and sections (not sub-sections) of the lexicon."""
     left_out: str | None = None
     """A witness whose manifest did not teach the headings (to measure harvest on it)."""
+    chapters: frozenset[str] = frozenset()
+    """The folded chapter headings of ``data/harvest.yaml``: a chapter whose title they follow is taken
+    whole."""
 
 
 def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[str]:
@@ -162,6 +186,39 @@ def _rite_data() -> list[tuple[str, Any]]:
     ]
 
 
+class _ChapterEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    heading: str
+    section: str
+    reason: str
+
+
+class _HarvestFile(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    chapters: tuple[_ChapterEntry, ...]
+
+
+def chapter_headings() -> dict[str, str]:
+    """Folded chapter heading → its section (``data/harvest.yaml``); a section that is not a rite or chapter
+    of the tree is a :class:`DataError`."""
+    from dianli.corpus.normalise import fold
+    from dianli.corpus.tree import section_defs
+    from dianli.datafile import load_model
+
+    tops = [i for i, d in section_defs().items() if d.parent is None and i not in _OUTSIDE]
+    found: dict[str, str] = {}
+    for index, entry in enumerate(load_model("corpus", HARVEST_FILE, _HarvestFile).chapters):
+        if entry.section not in tops:
+            raise DataError(
+                f"dianli/corpus/{HARVEST_FILE}: chapters.{index}.section: {entry.section!r} is no rite or "
+                f"chapter of the section tree; accepted: {', '.join(tops)}"
+            )
+        found[fold(entry.heading)] = entry.section
+    return found
+
+
 def build_lexicon(leave_out: str | None = None) -> Lexicon:
     """The headings and the vocabulary of the data (module docstring). ``leave_out``: a witness whose
     manifest's anchors and whose quotations are not used (harvest measured on that witness's own work)."""
@@ -175,6 +232,9 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         kept = [i for i in ids if i.split(".")[0] not in _OUTSIDE]
         if kept and not any(c.isdigit() for c in key):
             headings.setdefault(key, {}).update(dict.fromkeys(kept))
+    chapters = chapter_headings()
+    for key, section in chapters.items():
+        headings.setdefault(key, {})[section] = None
     terms: set[str] = set()
     quotes: set[str] = set()
     for _name, data in _rite_data():
@@ -189,7 +249,7 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
         quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
-    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD)
+    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD and not set(p) <= _NUMERALS)
     terms.update(headings)
     finals = Counter(k[-1] for k, ids in headings.items() if len(k) >= 2 and any("." not in i for i in ids))
     return Lexicon(
@@ -197,6 +257,7 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         frozenset(t for t in terms if len(t) <= MAX_TERM),
         frozenset(c for c, n in finals.items() if n >= FINAL_SPREAD),
         leave_out,
+        frozenset(chapters),
     )
 
 
@@ -407,6 +468,29 @@ class Block:
     """It starts a page that follows a page not read (it continues what is not in the text)."""
 
 
+def _heading_line(line: Line) -> bool:
+    """A line that may be a heading: short (:data:`dianli.corpus.draft.MAX_HEADING` key characters at most,
+    notes in brackets aside) and no sentence outside its notes — 「祀  典 附（校注：原文为“祠典”，今校改为
+    “祀典”。）」 is a heading with an editor's note."""
+    from dianli.corpus.draft import MAX_HEADING
+
+    return 0 < len(line.key) <= MAX_HEADING and not _STOP.search(_NOTE.sub("", line.text))
+
+
+def _head_keys(head: str, key: str) -> list[str]:
+    """The keys a heading line is matched by: the whole line's, and, for a line listing names parted by
+    spaces (「先師廟　兩廡　戟門　櫺星門」, the buildings of a temple), its first name's. A word written with
+    spaces between its characters (「廟　　壇」, 「祀  典」) is one word (its key already joins them)."""
+    from dianli.corpus.normalise import fold
+
+    parts = [p for p in _SPACED.split(_NOTE.sub("", head)) if p]
+    if len(parts) > 1 and any(len(fold(p)) > 1 for p in parts):
+        first = fold(parts[0])
+        if len(first) >= 2 and first != key:
+            return [key, first]
+    return [key]
+
+
 def _line_begin(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
@@ -419,22 +503,23 @@ def blocks(text: str, lex: Lexicon, breaks: Sequence[int] = ()) -> tuple[Block, 
     from dianli.corpus.normalise import fold
 
     lines = text_lines(text)
+    short = [_heading_line(line) for line in lines]
     chapter_lines = {
-        i for i, line in enumerate(lines) if line.short and _CHAPTER.search(_NOTE.sub("", line.text))
+        i for i, line in enumerate(lines) if short[i] and _CHAPTER.search(_NOTE.sub("", line.text))
     }
+    gaps = {next((i for i, line in enumerate(lines) if line.start >= b), len(lines)) for b in breaks}
     toc = table_of_contents(lines, candidates(lines, lex.headings))
-    toc -= {
-        i for i in chapter_lines if i - 1 not in toc
-    }  # a chapter's title opening a list is no entry of it
+    # a chapter's title opening a list, or opening a page after pages not read (八閩通志's 「卷之五十八」
+    # after the contents of page 1), is no entry of it
+    toc -= {i for i in chapter_lines if i - 1 not in toc or i in gaps}
     # a short line between two lines of a table of contents is one of them (the run's last entry, when
     # the run is followed by the same list written on one line)
     toc |= {
         i
         for i in range(1, len(lines) - 1)
-        if lines[i].short and i - 1 in toc and i + 1 in toc and i not in chapter_lines
+        if short[i] and i - 1 in toc and i + 1 in toc and i not in chapter_lines
     }
-    gaps = {next((i for i, line in enumerate(lines) if line.start >= b), len(lines)) for b in breaks}
-    heads = [i for i, line in enumerate(lines) if i not in toc and line.short]
+    heads = [i for i in range(len(lines)) if i not in toc and short[i]]
     cuts: list[list[int]] = []
     for i in heads:
         joined = cuts and cuts[-1][-1] == i - 1 and i not in gaps
@@ -542,16 +627,24 @@ class Harvest:
 
 
 def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> str | None:
-    for key in block.head_keys:
-        match = heading_match(key, lex)
-        if match and (any("." not in m for m in match) or previous_taken):
-            return "heading"
-    if len(block.body_key) >= MIN_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
+    bare = len(block.body_key) >= BARE_BODY and density(block.body_key, lex.terms) < HEADING_FLOOR
+    for head, whole in zip(block.heads, block.head_keys, strict=True):
+        for key in _head_keys(head, whole):
+            match = heading_match(key, lex)
+            if match and not bare and (any("." not in m for m in match) or previous_taken):
+                return "heading"
+    if len(block.body_key) >= CONTENT_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
         return "content"
     listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
     if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
         return "list"
     return None
+
+
+def _names_chapter(block: Block, lex: Lexicon) -> bool:
+    """The title of a chapter is followed by a chapter heading of the state rites (``data/harvest.yaml``):
+    「卷之五十八」「壇　壝」."""
+    return any(key in lex.chapters for key in block.head_keys[1:])
 
 
 def _key_of(text: str) -> str:
@@ -566,8 +659,13 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     breaks = [b.start for a, b in itertools.pairwise(work.pages) if b.number != a.number + 1]
     found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
+    opened = False  # a block of this chapter was taken under a heading: its sub-sections may follow
     for index, block in enumerate(found):
-        reason = _reason_of(block, work.text, lex, bool(reasons) and reasons[-1] is not None)
+        if block.chapter or block.after_gap:
+            opened = False
+        follows = bool(reasons) and reasons[-1] is not None
+        reason = _reason_of(block, work.text, lex, follows or opened)
+        opened = opened or reason == "heading"
         if reason == "heading" and len(block.body_key) < MIN_BODY:
             reason = "title" if index + 1 < len(found) else None  # decided by what follows
         reasons.append(reason)
@@ -590,7 +688,7 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
         if not taken:
             continue
         opens = found[members[0]].chapter
-        whole = opens and taken / size >= CHAPTER_SHARE
+        whole = opens and (taken / size >= CHAPTER_SHARE or _names_chapter(found[members[0]], lex))
         # the chapter's head: its title lines, its table of contents, and the first text (the preface)
         head = 0
         while opens and head < len(members) - 1 and len(found[members[head]].body_key) < MIN_BODY:
@@ -778,6 +876,15 @@ class HarvestRun:
 ProgressHook = Callable[[str], None]
 
 
+def _calls(works: list[Work]) -> list[tuple[str, tuple[Any, ...]]]:
+    """One task per work: its key and its work (the lexicon and the day are shared: :mod:`dianli.parallel`)."""
+    return [(f"harvest-{i}", (w,)) for i, w in enumerate(works)]
+
+
+def _done(progress: ProgressHook | None) -> parallel.Done | None:
+    return None if progress is None else lambda result: progress(result.title)
+
+
 def harvest_one(work: Work, lex: Lexicon, today: datetime.date) -> WorkResult:
     """Harvest one work: the task each worker runs (the lexicon built once, in the caller)."""
     result = harvest_work(work, lex)
@@ -803,11 +910,15 @@ def harvest_sources(
     leave_out: str | None = None,
     today: datetime.date | None = None,
     connect_timeout_s: float = 10.0,
+    counted: Callable[[int], None] | None = None,
 ) -> HarvestRun:
     """Harvest every work of the sources (:func:`load_works`) in parallel with Dask, one task per work: by
     default on local processes (``workers``, default the machine's cores), with ``scheduler`` on a
-    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task."""
+    ``dask.distributed`` cluster. The lexicon is built once here and shared with every task. ``counted`` is
+    told how many works there are once they are read; ``progress`` each work's title as it is done."""
     works = load_works(paths)
+    if counted is not None:
+        counted(len(works))
     names: dict[str, str] = {}
     for work in works:
         name = file_name(work.title)
@@ -826,73 +937,19 @@ def harvest_sources(
             progress(works[0].title)
         used, label = 1, "this process"
     elif scheduler:
-        results, used = _on_cluster(scheduler, works, lex, day, progress, connect_timeout_s)
+        shared = {"lex": lex, "today": day}
+        results, used = parallel.on_cluster(
+            scheduler, harvest_one, _calls(works), _done(progress), connect_timeout_s, shared
+        )
         label = f"dask.distributed at {scheduler}"
     else:
         used = max(1, min(workers or os.cpu_count() or 1, len(works)))
-        results, label = _on_local(works, lex, day, used, progress), "local processes"
+        shared = {"lex": lex, "today": day}
+        results = parallel.on_processes(harvest_one, _calls(works), used, _done(progress), shared)
+        label = "local processes"
     order = {w.title: i for i, w in enumerate(works)}
     ordered = tuple(sorted(results, key=lambda r: order[r.title]))
     return HarvestRun(label, used, time.perf_counter() - start, ordered)
-
-
-def _on_local(
-    works: list[Work], lex: Lexicon, day: datetime.date, workers: int, progress: ProgressHook | None
-) -> list[WorkResult]:
-    from dask.base import compute
-    from dask.callbacks import Callback
-    from dask.delayed import delayed
-
-    shared = delayed(lex, pure=True, name="harvest-lexicon")
-    tasks = [
-        delayed(harvest_one, pure=False)(w, shared, day, dask_key_name=f"harvest-{i}")
-        for i, w in enumerate(works)
-    ]
-
-    class _Done(Callback):
-        def _posttask(
-            self, key: object, result: object, dsk: object, state: object, worker_id: object
-        ) -> None:
-            if progress is not None and isinstance(result, WorkResult):
-                progress(result.title)
-
-    with _Done():  # type: ignore[no-untyped-call]  # dask's Callback is untyped
-        computed = compute(*tasks, scheduler="processes", num_workers=workers)  # type: ignore[no-untyped-call]
-    return [r for r in computed if isinstance(r, WorkResult)]
-
-
-def _on_cluster(
-    address: str,
-    works: list[Work],
-    lex: Lexicon,
-    day: datetime.date,
-    progress: ProgressHook | None,
-    timeout_s: float,
-) -> tuple[list[WorkResult], int]:
-    from distributed import Client, as_completed
-
-    from dianli.errors import UnknownValueError
-
-    try:
-        client = Client(address, timeout=timeout_s, set_as_default=False)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UnknownValueError(
-            "--scheduler", address, ["the address of a running dask scheduler, e.g. tcp://127.0.0.1:8786"]
-        ) from exc
-    with client, client.as_current():
-        used = len(client.scheduler_info().get("workers", {})) or 1
-        shared = client.scatter(lex, broadcast=True)  # type: ignore[no-untyped-call]  # sent once to each worker
-        futures = [
-            client.submit(harvest_one, w, shared, day, pure=False, key=f"harvest-{i}")
-            for i, w in enumerate(works)
-        ]
-        results: list[WorkResult] = []
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            result = future.result()
-            results.append(result)
-            if progress is not None:
-                progress(result.title)
-    return results, used
 
 
 # --- measured against a curator's extent --------------------------------------------------------------

@@ -31,7 +31,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dianli import cache
-from dianli.corpus.simplified import is_tabled, simplified, table_of
+from dianli.corpus.simplified import is_tabled, simplified
+from dianli.corpus.simplified import table as simplified_table
 from dianli.corpus.sources import WitnessCite
 from dianli.datafile import load_model
 from dianli.errors import DataError
@@ -264,7 +265,7 @@ def fold_char(char: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _fold_table() -> dict[str, str]:
     """Each character that folds to another → that character (one absent folds to itself): about 4,200
-    of 63,000, made once (0.2 s) and kept in the on-disk cache under a key naming the package's
+    of 63,000, made once and kept in the on-disk cache under a key naming the package's
     files (the variant table among them) and OpenCC's version, so that a run that folds text loads
     neither OpenCC's dictionaries nor the variant table."""
     entry = cache.installed_key("corpus.normalise.fold_table", cache.versions("opencc"))
@@ -272,7 +273,11 @@ def _fold_table() -> dict[str, str]:
 
 
 def _make_fold_table() -> dict[str, str]:
-    return table_of(_fold_by_rules)
+    """:func:`dianli.corpus.simplified.table_of` :func:`_fold_by_rules`, the rules applied only where they
+    can change a character: one that script conversion changes, or one the variant table names (any other
+    folds to itself)."""
+    changed = {*simplified_table(), *(char for char in _variant_table() if is_tabled(char))}
+    return {char: folded for char in changed if (folded := _fold_by_rules(char)) != char}
 
 
 def _fold_by_rules(char: str) -> str:

@@ -91,11 +91,26 @@ def instruments() -> tuple[Instrument, ...]:
     )
 
 
+@functools.lru_cache(maxsize=1)
+def _by_key() -> tuple[dict[str, int], dict[str, int]]:
+    """Each instrument's position in :func:`instruments` by its id, and by the folding key of its name
+    (the first instrument holding an id or key keeps it)."""
+    ids: dict[str, int] = {}
+    names: dict[str, int] = {}
+    for number, x in enumerate(instruments()):
+        ids.setdefault(x.id, number)
+        names.setdefault(fold(x.name), number)
+    return ids, names
+
+
 def instrument(name: str) -> Instrument:
-    """An instrument by id (``bianzhong``) or name (編鐘, 编钟)."""
-    for x in instruments():
-        if name == x.id or fold(name) == fold(x.name):
-            return x
+    """An instrument by id (``bianzhong``) or name (編鐘, 编钟): the first, in the witness's order, whose id
+    is ``name`` or whose name folds as ``name`` does (looked up, not searched: the synthesiser asks for
+    every note's)."""
+    ids, names = _by_key()
+    found = [n for n in (ids.get(name), names.get(fold(name))) if n is not None]
+    if found:
+        return instruments()[min(found)]
     raise UnknownValueError("instrument", name, [f"{x.id} ({x.name})" for x in instruments()])
 
 

@@ -37,8 +37,6 @@ from dianli.rites.model import Altar, DateRule, Element, Include, Override, Part
 from dianli.rites.observances import Occurrence, observances_for
 from dianli.rites.readings import own_readings, reading_chain, rites_for, witnesses_with_rite
 from dianli.rites.resolve import (
-    FIRST_YEAR,
-    LAST_YEAR,
     ResolvedRite,
     inherited_from,
     preferred_citations,
@@ -280,8 +278,10 @@ def _candidates(rite: Rite, witness: str, year: int) -> Iterator[tuple[str, str]
 
 
 def reading_year(info: WitnessInfo) -> int:
-    """The year a witness's readings are resolved for: the year it was compiled, within 1644–1911."""
-    return min(max(info.compiled_year, FIRST_YEAR), LAST_YEAR)
+    """The year a witness's readings are resolved for: the year it was compiled, within the years of the
+    place data (1644–1911: a gazetteer of the Republic is read in 1911, a Ming one in 1644)."""
+    first, last = year_range()
+    return min(max(info.compiled_year, first), last)
 
 
 def reading_context(rite_id: str, witness: str) -> tuple[ResolvedRite | None, str]:

@@ -8,7 +8,7 @@ spring ox, the tablet plan) are data in ``data/program.yaml``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any
 
@@ -519,6 +519,16 @@ def _section(
     )
 
 
+STAGES = (
+    "reading the rites and the witnesses",
+    "dating the ceremony",
+    "the people, altars, offerings and prayers",
+    "the order of service and its music",
+)
+"""The stages of :func:`assemble`, as it names them to ``progress``: the first (the occasion's rites, resolved
+in the witness's reading) is most of the work when nothing is cached."""
+
+
 def assemble(
     rite: str,
     place: str,
@@ -526,12 +536,17 @@ def assemble(
     season: str | None = None,
     witness: str | None = None,
     practice: str | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> m.Program:
     """One ceremony fully resolved: the occasion of ``rite`` (id or name) at ``place`` in ``year`` — the
     rite and the rites its data holds before or after it, in their order — ``season`` picking among a
     year's observances, in ``witness``'s reading (default: the place's governing witness); ``practice``
-    (a practice profile id) gives the day a living temple holds it."""
+    (a practice profile id) gives the day a living temple holds it. ``progress`` is told the name of
+    each stage as it begins (:data:`STAGES`: a progress bar's words)."""
+    stage = progress or (lambda _: None)
+    stage(STAGES[0])
     occasion = occasion_of(rite, place, year, witness, practice)
+    stage(STAGES[1])
     main = occasion.main
     resolved = main.resolved
     where = resolved.place
@@ -550,6 +565,7 @@ def assemble(
         assumptions.extend(f"{member.name}: {n}" for n in why)
     # Built in the booklet's order, so citations are numbered as a reader meets them: each rite's day,
     # people, preparations, altar and prayer, then the order of service of the whole occasion.
+    stage(STAGES[2])
     ceremony_date(occ, occ.rule_text if occ is not None else None, book, place_region(where))  # opens it
     relations = {
         mb.rite: _relations(mb, occasion, mb.resolved.witness, book) if not occasion.alone else ()
@@ -559,6 +575,7 @@ def assemble(
     sections = [
         _section(mb, occasion, *days[mb.rite], book, shown_ox, relations[mb.rite]) for mb in occasion.members
     ]
+    stage(STAGES[3])
     program_steps: list[m.Step] = []
     for i, member in enumerate(occasion.members):
         first = len(program_steps) + 1

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import re
 import sys
 import tempfile
@@ -44,7 +45,11 @@ from dianli.program.fingerprint import libopus_version, libsndfile_versions, tre
 
 Progress = Callable[[int, int], None]
 AUDIO_WORKERS = 2
-"""Movements rendered at once (synthesis is numpy and encoding libsndfile, which release the GIL)."""
+"""Movements rendered at once by default (synthesis is mostly numpy and encoding libopus, which release
+the GIL)."""
+MAX_AUDIO_WORKERS = 4
+"""At most this many at once however many processors there are: each holds one movement's sounds and
+blocks (some 13 MB)."""
 ENCODED_CACHE_BYTES = 64 * 1024 * 1024
 """Encoded movements kept per process (the whole suite in Opus is about 6 MB)."""
 CACHE_KIND = "audio"
@@ -224,6 +229,16 @@ def release_memory() -> None:
     except (OSError, AttributeError):
         return
     trim(0)
+
+
+def workers_for(movements: int) -> int:
+    """How many movements to render at once: one per processor this process may run on, no more than
+    there are movements nor :data:`MAX_AUDIO_WORKERS`."""
+    try:
+        processors = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        processors = os.cpu_count() or 1
+    return max(1, min(movements, processors, MAX_AUDIO_WORKERS))
 
 
 def render_all(

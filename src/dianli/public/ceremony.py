@@ -4,6 +4,7 @@ cited — as tables, and as the booklet ``dianli program`` writes."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -215,9 +216,10 @@ class Ceremony:
             raise BookletExistsError(f"{target} is there already: give another path, or overwrite=True")
         found = {}
         if audio:
-            from dianli.program.audio import render_all
+            from dianli.program.audio import render_all, workers_for
 
-            found = render_all([c.movement for c in self.program.music], workers=1, lean=True)
+            movements = [c.movement for c in self.program.music]
+            found = render_all(movements, workers=workers_for(len(movements)), lean=True)
         text = "".join(booklet_chunks(self.program, audio=found, appendix=appendix))
         target.write_text(stamp_markup(text), encoding="utf-8")
         return target
@@ -256,11 +258,14 @@ def ceremony(
     season: str | None = None,
     witness: str | None = None,
     practice: str | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Ceremony:
     """The ceremony of ``rite`` (id or name: 祀先師, xianshi) at ``place`` in ``year`` — the occasion with
     the rites held with it — on the day of ``season`` (spring, autumn …, where the rite has several), in
     ``witness``'s reading (default: the witness governing the place that year); ``practice`` (a practice
-    profile's id) gives the day a living temple holds it instead of the texts' rule."""
+    profile's id) gives the day a living temple holds it instead of the texts' rule; ``progress`` is told
+    the name of each stage as it begins (for a progress bar: the first time, nothing cached, takes seconds)."""
     from dianli.program.assemble import assemble
 
-    return Ceremony(assemble(rite, place, year, season=season, witness=witness, practice=practice))
+    made = assemble(rite, place, year, season=season, witness=witness, practice=practice, progress=progress)
+    return Ceremony(made)
