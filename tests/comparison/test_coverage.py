@@ -280,7 +280,7 @@ RECORDED: dict[str, str] = {
     "taiwan-xianzhi-2": "14/168",
     "xiamen-zhi-2": "2/297",
     "xianxi-zhi-1": "3/33",
-    "xuxiu-taiwan-xianzhi-2": "428/505",
+    "xuxiu-taiwan-xianzhi-2": "294/368",
     "yongan-xianzhi-wanli-3": "26/56",
     "yongding-xianzhi-3": "25/151",
     "yunlin-xian-caifangce": "2/47",

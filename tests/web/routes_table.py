@@ -35,6 +35,7 @@ URLS: dict[str, str] = {
     "variants_ranked": "/variants/ranked?kind=date_rule",
     "variants_changes": "/variants/changes?boundary=1723",
     "variant": "/variants/xianshi%3Awangyi-call?year=1752",
+    "review": "/review/jinjiang-xianzhi-15",
     "collate_tei": "/collate/sheji.xml?section=sheji.chenshe",
     "collate_json": "/collate/sheji.json?section=sheji.chenshe",
     "collate": "/collate/sheji?section=sheji.chenshe",

@@ -98,6 +98,9 @@ def serve(
     if live_state is not None:
         typer.echo(f"dianli: live run sheets keep their state in {live_state}")
     _conduct_code(app.state.live_hub.code, f"{scheme}://{_reachable(host)}:{port}/live/")
+    typer.echo(
+        f"dianli: review code for the drafted readings (/review/WITNESS): {app.state.review_gate.code}"
+    )
     uvicorn.run(
         app,
         host=host,

@@ -46,7 +46,7 @@ from dianli.rites.years import FIRST_YEAR as RITE_FIRST_YEAR
 from dianli.rites.years import LAST_YEAR as RITE_LAST_YEAR
 from dianli.spring_ox.figure import FIRST_YEAR as SPRING_OX_FIRST_YEAR
 from dianli.spring_ox.figure import LAST_YEAR as SPRING_OX_LAST_YEAR
-from dianli.web import live, pages
+from dianli.web import live, pages, review
 from dianli.web.responses import PageCache
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -355,6 +355,12 @@ ROUTES: tuple[Route, ...] = (
         "what changed at the Qing's start (or another year): values, rites dropped and added",
     ),
     Route("/variants/{rule}", variant_view, "variant", "one rule: its readings, timeline and map"),
+    Route(
+        "/review/{witness}",
+        review.review_view,
+        "review",
+        "a drafted witness's proposals, to accept or reject",
+    ),
     Route("/collate/{rite}.xml", collate_tei, "collate_tei", "a collation as TEI P5"),
     Route("/collate/{rite}.json", collate_json, "collate_json", "a collation as CollateX JSON"),
     Route("/collate/{rite}", collate_view, "collate", "the witnesses of a section side by side"),
@@ -433,6 +439,7 @@ def create_app(live_state: Path | None = None) -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     live.install(app, live_state)
+    review.install(app)
     return app
 
 

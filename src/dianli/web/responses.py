@@ -39,7 +39,9 @@ MAX_ENTRY = 12 << 20
 COMPRESSIBLE = (b"text/", b"application/json", b"application/javascript", b"image/svg+xml", b"+xml")
 MIN_GZIP = 1024
 RANGE = re.compile(r"bytes=(\d*)-(\d*)")
-PASS_THROUGH_PREFIXES = ("/static/",)
+PASS_THROUGH_PREFIXES = ("/static/", "/review/")
+"""Never kept: static files (served by their own app) and the review pages (they change with each decision,
+and a signed-in page carries its session's form token)."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,12 @@ class PageCache:
         head = scope["method"] == "HEAD"
         inner = dict(scope, method="GET") if head else scope
         if str(scope["path"]).startswith(PASS_THROUGH_PREFIXES):
-            await self.app(scope, receive, send)
+            if not head:
+                await self.app(scope, receive, send)
+                return
+            status, headers, _body = await self._run(inner, receive)  # HEAD: the GET's headers
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
             return
         key = (str(scope["path"]), bytes(scope.get("query_string", b"")))
         entry = self.entries.get(key)
