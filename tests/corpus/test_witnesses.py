@@ -113,6 +113,7 @@ def test_a_witness_that_governs_no_place_says_why() -> None:
                 # second chapters of a work whose 祀典/典禮 chapter governs the county (and is their base):
                 "fengshan-xianzhi-2",  # 鳳山縣志's 學宮 (卷之三 fengshan-xianzhi-3 governs 鳳山縣)
                 "taiwan-xianzhi-2",  # 臺灣縣志's 學校・壇廟 (志六 taiwan-xianzhi-6 governs 臺灣縣)
+                "zhuluo-xianzhi-5",  # 諸羅縣志's 學校志 (卷四 zhuluo-xianzhi-4 governs 諸羅縣)
                 "fujian-tongzhi-14-modern",
                 "fujian-tongzhi-15",  # 卷十五 祠祀 of the edition whose 卷十四 典禮 governs the province
                 "jinmen-zhi-4",
