@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import unicodedata
 from pathlib import Path
 from xml.etree import ElementTree as etree
@@ -177,7 +178,9 @@ def test_each_date_names_the_rites_its_clause_states() -> None:
     assert result.exit_code == 0, result.output
     assert "in a clause that states 祭山川禮" in result.output
     assert "雍正二年奏准：风云雷雨神居中" in result.output
-    events = [line for line in result.output.splitlines() if line[:5].strip().isdigit()]
+    events = [
+        line for line in result.output.splitlines() if re.match(r" ?\d{4} ", line)
+    ]  # not a wrapped span
     states = [line for line in result.output.splitlines() if line.strip().startswith("states:")]
     assert events and len(states) == len(events) and all("祭山川禮" in line for line in states)
     data = json.loads(

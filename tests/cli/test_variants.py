@@ -220,4 +220,4 @@ def test_rites_diff_reports_what_variants_reports(rite: str) -> None:
 def test_rites_diff_lists_a_witness_stating_the_point_in_its_own_place() -> None:
     """臺灣縣志 reads 「樂奏咸和之曲」 at its 望瘞 (issue #25 item 8): it states a reading of its own."""
     out = " ".join(runner.invoke(app, ["rites", "diff", "祀先師"], env={"COLUMNS": "200"}).output.split())
-    assert "樂奏咸和之曲" in out and "臺灣縣志「" in out
+    assert "樂奏咸和之曲" in out and f"{witness_label('taiwan-xianzhi-6')}「" in out

@@ -65,6 +65,8 @@ def test_every_route_is_tested() -> None:
         "/live/", "/live/sw.js", "/live/manifest.webmanifest", "/live/icon.svg", "/live/{rite}",
         # tested in test_sources_page
         "/sources",
+        # tested in test_review (a drafted witness's proposals; writes need the server's credential)
+        "/review/{witness}",
         # tested in test_words (and the guard, test_guard, runs it on every page)
         "/figures.js",
     }  # fmt: skip

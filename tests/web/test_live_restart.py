@@ -166,3 +166,24 @@ def test_a_killed_server_resumes_at_the_last_acknowledged_step(server: Server, s
         assert acked <= state["seq"] <= highest  # nothing acknowledged lost, nothing made up
         assert state["conducted"] and state["conductor_name"] == "通贊"
         assert not [p for p in server.state.parent.iterdir() if p.name != "live.json"]
+
+
+def test_a_temporary_file_left_by_a_killed_save_is_removed_at_load(tmp_path: Path) -> None:
+    """A server killed between writing its temporary file and moving it into place leaves the file behind;
+    the next start removes it (its own name pattern, its process gone) and keeps the state file as it was."""
+    import subprocess
+    import sys
+
+    from dianli.web.live import StateFile
+
+    state = StateFile(tmp_path / "live.json")
+    state.save({})
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    stale = tmp_path / f".live.json.{int(dead.stdout)}.tmp"
+    stale.write_text("{", encoding="utf-8")
+    other = tmp_path / ".other.json.1.tmp"  # not its own: left alone
+    other.write_text("{", encoding="utf-8")
+    assert state.load() == {}
+    assert not stale.exists() and other.exists()

@@ -518,7 +518,9 @@ class StateFile:
 
     def load(self) -> dict[str, dict[str, Any]]:
         """The records, or :class:`LiveStateError` for a file of another shape or version (never
-        overwritten: the server does not start)."""
+        overwritten: the server does not start). A temporary file a server killed mid-save left beside it
+        (its own name pattern, its process gone) is removed: the file itself is the old state or the new."""
+        self._remove_stale_temporaries()
         if not self.path.exists():
             return {}
         try:
@@ -534,6 +536,18 @@ class StateFile:
         if not isinstance(ceremonies, dict):
             raise LiveStateError(self.path, "no ceremonies object")
         return {k: _parse_record(k, r, self.path) for k, r in ceremonies.items()}
+
+    def _remove_stale_temporaries(self) -> None:
+        for tmp in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            pid = tmp.name[len(self.path.name) + 2 : -len(".tmp")]
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                continue
 
     def save(self, records: dict[str, dict[str, Any]]) -> None:
         body = {"format": STATE_FORMAT, "version": STATE_VERSION, "ceremonies": records}
