@@ -25,6 +25,12 @@ FOUND = [
     # 「文廟祭畢」, 「次祭名宦祠次祭鄉賢祠」: held in turn, they take the days of 文廟
     ("fujian-tongzhi-14", "minghuan", "date_rule", "八月上丁"),
     ("fujian-tongzhi-14", "xiangxian", "date_rule", "二月上丁"),
+    # 「文廟祭畢乃祭」 then 「常公祠…」: the rite named at the start of the next clause
+    ("fujian-tongzhi-14", "changgong", "date_rule", "二月上丁"),
+    # 「文廟祭畢，乃祭名宦祠」 in a chapter that gives 文廟 no day: the day the other witnesses give it
+    ("tingzhou-fuzhi", "minghuan", "date_rule", "二月上丁"),
+    # 「進表儀注：…每於二月前」 in a 慶賀 section: filed under the rite the other witnesses give that day
+    ("taiwan-fuzhi-9", "qinghe", "date_rule", "萬壽聖節前二月"),
     # 「凡祭文廟，必先崇聖祠」
     ("taiwan-fuzhi-9", "chongsheng", "date_rule", "二月上丁"),
     # a clause that opens with the rite it is about: 「火神以六月下旬三日」 in the 救護 section
@@ -37,6 +43,7 @@ NOT_FOUND = [
     ("chongxiu-fengshan-xianzhi-5", "qidao", "date_rule", "惊蛰"),  # 「明洪武元年…祭以春驚蟄」: the Ming's
     ("taiwan-fuzhi-9", "qidao", "date_rule", "霜降前一日"),  # 迎請旗纛 the day before 霜降: a preparation
     ("gemalan-tingzhi-3", "jiuhu", "date_rule", "十月初一日"),  # 「厲壇以…十月朔日」 in the 救護 section
+    ("taiwan-fuzhi-9", "qinghe", "date_rule", "冬至"),  # 「…冬至表式」: a document's title
 ]
 
 

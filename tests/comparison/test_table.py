@@ -7,8 +7,9 @@ import itertools
 import pytest
 
 from dianli.comparison.table import PROVENANCES, Statement, _build, table
-from dianli.comparison.values import KINDS
+from dianli.comparison.values import KINDS, Value
 from dianli.corpus.cite import resolve
+from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import witness_ids
 
 
@@ -58,3 +59,18 @@ def test_facts_stated(witness: str, rite: str, kind: str, value: str) -> None:
 def test_spans_are_merged_and_sorted() -> None:
     spans = table().spans("taiwan-fuzhi-9")
     assert spans and all(a[1] < b[0] for a, b in itertools.pairwise(spans))
+
+
+def test_an_aligned_statement_states_only_what_its_words_say() -> None:
+    """An aligned clause carries the value of the element it agrees with only where its own words state it:
+    a bare heading 「名宦祠」 aligned to the 名宦祠's day states no day (it is wording)."""
+    from dianli.comparison.values import quote_states
+
+    aligned = [s for s in table() if s.provenance == "aligned"]
+    assert aligned
+    for s in aligned:
+        if s.kind != "text":
+            assert quote_states(Value(s.kind, s.slot, s.value), s.quote), s
+    headings = [s for s in aligned if fold(s.quote) == fold("名宦祠") and ".date_rule" in s.element]
+    assert headings and all(s.kind == "text" for s in headings)
+    assert any(s.kind == "venue" for s in aligned if fold(s.quote) == fold("名宦祠"))  # its words: the venue

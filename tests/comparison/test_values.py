@@ -52,6 +52,18 @@ TEXTS = [
     ("凡日月薄蝕，行救護禮", "date_rule", ["日月食之日"]),
     ("凡遇萬壽聖節、元旦、冬至", "date_rule", ["冬至", "正月初一日", "萬壽聖節"]),
     ("上元張燈", "date_rule", ["正月十五日"]),
+    # 「每於二月前」: the day so many months before each festival named
+    (
+        "凡遇萬壽聖節、元旦、冬至，每於二月前涓吉拜進賀表",
+        "date_rule",
+        ["冬至前二月", "正月初一日前二月", "萬壽聖節前二月"],
+    ),
+    ("老少，以立春年為法", "date_rule", []),  # the year a term falls in: a measure, not a day
+    ("以立春所在年份為依據", "date_rule", []),
+    ("鞋、褲、行纏，以立春納音為法", "date_rule", []),
+    ("老少，以立春為法", "date_rule", []),
+    ("皇上萬壽、元旦、冬至表式", "date_rule", []),  # a document's title, not a day
+    ("立春日，各官執綵杖", "date_rule", ["立春"]),
     ("跪，叩首、叩首、叩首，起身", "posture", ["一跪三叩"]),
     ("冬至後辰日", "date_rule", ["冬至後辰日"]),
     ("樂奏咸和之曲", "hymn", ["咸和"]),
@@ -169,3 +181,24 @@ def test_every_kind_has_words() -> None:
 def test_any_text_is_read_without_error(text: str) -> None:
     for value in facts_in(text):
         assert value.kind in KINDS and value.text
+
+
+STATED = [
+    # (value kind, value, quotation, stated): an aligned clause states a value only in its own words
+    ("date_rule", "二月上丁", "每歲春秋二仲月上丁日致祭", True),
+    ("date_rule", "二月上丁", "名宦祠", False),  # a bare heading agrees with the rite, states no day
+    ("officiant", "知縣", "社稷壇", False),
+    ("officiant", "知縣", "主祭官知縣", True),
+    ("venue", "社稷壇", "社稷壇在縣西", True),
+    ("posture", "三跪九叩", "行三跪九叩禮", True),
+    ("posture", "三跪九叩", "興、平身", False),
+    ("rounds", "初獻", "麾生舉麾", False),
+    ("offering", "1", "羊一、豕一", True),  # numbers: written in the witness's own numerals, taken as stated
+]
+
+
+@pytest.mark.parametrize(("kind", "value", "quote", "stated"), STATED)
+def test_quote_states(kind: str, value: str, quote: str, stated: bool) -> None:
+    from dianli.comparison.values import Value, quote_states
+
+    assert quote_states(Value(kind, "a.slot", value), quote) is stated

@@ -117,20 +117,13 @@ def _side(cells: Sequence[Cell]) -> Side:
     return Side(values, tuple(evidence_of(c.statements, c.values) for c in cells))
 
 
-def _says(cell: Cell) -> bool:
-    """Whether a witness's cell states its value in its own words: a curated statement (a citation, a
-    reading), or an aligned clause whose quotation holds the value. (An aligned clause carries the value of
-    the element it agrees with: a bare heading 「社稷壇」 aligned to the 社稷 officiant states no officiant.)"""
-    return any(s.provenance != "aligned" or (s.key and s.key in fold(s.quote)) for s in cell.statements)
-
-
 def _changed(rite: str | None, source: Table, before: set[str], after: set[str]) -> list[Change]:
     out = []
     for row in compare(rite, source=source):
         if row.kind in LOCAL_KINDS:
             continue
-        early = [c for c in row.cells if c.witness in before and _says(c)]
-        late = [c for c in row.cells if c.witness in after and _says(c)]
+        early = [c for c in row.cells if c.witness in before]
+        late = [c for c in row.cells if c.witness in after]
         if not early or not late:
             continue
         differ = [c for c in late if all(row.relation(e.witness, c.witness) == "differs" for e in early)]

@@ -54,6 +54,42 @@ def section_rites(source: Table, without: str | None = None) -> dict[str, str]:
     return {section: c.most_common(1)[0][0] for section, c in counts.items()}
 
 
+def section_candidates(source: Table, without: str | None = None) -> dict[str, frozenset[str]]:
+    """section id → every rite the other witnesses' statements in sections of that id are about."""
+    out: dict[str, set[str]] = {}
+    for s in source:
+        if s.witness != without and s.rite:
+            out.setdefault(s.section, set()).add(s.rite)
+    return {section: frozenset(rites) for section, rites in out.items()}
+
+
+def _known_values(source: Table, without: str | None) -> frozenset[tuple[str, str, str]]:
+    """(rite, kind, value key) of every fact the other witnesses state."""
+    return frozenset((s.rite, s.kind, s.key) for s in source if s.witness != without and s.rite)
+
+
+def _refiled(
+    rite: str, value: Value, candidates: frozenset[str], known: frozenset[tuple[str, str, str]]
+) -> str:
+    """The rite a fact is filed under: the section's rite, unless the other witnesses state this value
+    only of another rite they cite in sections of the same id (a 慶賀 section holds the 進表 rite's days,
+    「萬壽聖節前二月」, and the 萬壽亭's)."""
+    key = (value.kind, fold(value.text))
+    if (rite, *key) in known:
+        return rite
+    others = sorted(r for r in candidates if (r, *key) in known)
+    return others[0] if len(others) == 1 else rite
+
+
+def _candidates_for(section: str, candidates: dict[str, frozenset[str]]) -> frozenset[str]:
+    parts = section.split(".")
+    for depth in range(len(parts), 0, -1):
+        found = candidates.get(".".join(parts[:depth]))
+        if found is not None:
+            return found
+    return frozenset()
+
+
 def _rite_for(section: str, rites: dict[str, str]) -> str | None:
     parts = section.split(".")
     for depth in range(len(parts), 0, -1):
@@ -67,13 +103,21 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
     """Every readable fact of every clause of ``witness`` (outside its title and colophon), filed under
     the rite of the clause's section; with ``alone`` the sections' rites are learnt from the other
     witnesses only."""
-    rites = section_rites(source if source is not None else table(), witness if alone else None)
+    source = source if source is not None else table()
+    rites = section_rites(source, witness if alone else None)
+    candidates = section_candidates(source, witness if alone else None)
+    known = _known_values(source, witness if alone else None)
     out: list[Found] = []
     same_day: list[tuple[str, str, Clause]] = []
-    before: Clause | None = None
-    for clause in clauses(witness):
+    everything = clauses(witness)
+    anchor: str | None = None
+    for at, clause in enumerate(everything):
+        before = everything[at - 1] if at else None
+        after = everything[at + 1] if at + 1 < len(everything) else None
         context = before.text if before is not None and before.section == clause.section else ""
-        before = clause
+        following = after.text if after is not None and after.section == clause.section else ""
+        if not context:
+            anchor = None  # a rite held after another is told within one section
         if clause.section.split(".")[0] in EXCLUDED_SECTIONS:
             continue
         rite = _rite_for(clause.section, rites)
@@ -86,19 +130,39 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
             else:
                 values, days = _days_by_subject(clause.text, context, rite, values)
                 out.extend(Found(subject, v, clause) for subject, v in days)
-        out.extend(Found(rite, v, clause) for v in values)
+        near = _candidates_for(clause.section, candidates)
+        out.extend(Found(_refiled(rite, v, near, known), v, clause) for v in values)
         same_day.extend((rite, other, clause) for other in _same_day_as(clause.text) if other != rite)
-        same_day.extend((later, first, clause) for later, first in _in_turn(clause.text, context))
-    out = _without_preparations(out, {c.start: i for i, c in enumerate(clauses(witness))})
+        pairs, anchor = _in_turn(clause.text, context, following, anchor)
+        same_day.extend((later, first, clause) for later, first in pairs)
+    out = _without_preparations(out, {c.start: i for i, c in enumerate(everything)})
     # 「與釋奠同日」, 「文廟祭畢，乃祭名宦祠」: a rite whose days the witness does not state takes the days it
-    # gives the rite it is held with
+    # gives the rite it is held with — or, where it gives that rite none either, the days the other
+    # witnesses give it (the text says "the same day as 文廟", the corpus says when 文廟 is)
     dated = {f.rite for f in out if f.value.kind == "date_rule"}
     for rite, other, clause in same_day:
         if rite in dated:
             continue
         theirs = [f.value for f in out if f.rite == other and f.value.kind == "date_rule"]
+        if not theirs and other not in dated:
+            theirs = list(_days_elsewhere(other, source, witness))
         out.extend(Found(rite, value, clause) for value in dict.fromkeys(theirs))
-    return tuple(out)
+    return tuple(dict.fromkeys(out))
+
+
+def _days_elsewhere(rite: str, source: Table, witness: str) -> tuple[Value, ...]:
+    """The days the other witnesses give a rite: every value stated by at least half as many witnesses as
+    the value most of them state (a rite held on two days has both)."""
+    counts: Counter[str] = Counter()
+    words: dict[str, str] = {}
+    for s in source.where(rite=rite, kind="date_rule"):
+        if s.witness != witness and s.key != fold(OPEN):
+            counts[s.key] += 1
+            words.setdefault(s.key, s.value)
+    if not counts:
+        return ()
+    top = counts.most_common(1)[0][1]
+    return tuple(Value("date_rule", f"{rite}.date_rule", words[k]) for k, n in counts.items() if n * 2 >= top)
 
 
 _COUNTED = re.compile(r"^(\w{2})前[一二三]日$")
@@ -183,17 +247,23 @@ _LEAD = re.compile(folded_pattern(r"^(?:乃|次|再|才)?(?:祭|祀)?"))
 _TRAIL = re.compile(folded_pattern(r"(?:祭|祀)(?:祀)?$"))
 
 
-def _in_turn(text: str, context: str) -> list[tuple[str, str]]:
-    """Pairs of rites a clause holds in turn on one day, each way round (a rite takes the other's days
-    where the witness states none of its own): 「文廟祭畢，乃祭常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after
-    「文廟祭畢」, 「祭崇聖祠畢，文廟中鼓初嚴」, 「凡祭文廟，必先崇聖祠」 (the clause before, ``context``, counts)."""
-    plain, before = fold(text), fold(context)
-    whole = before + plain
+def _in_turn(
+    text: str, context: str, following: str = "", anchor: str | None = None
+) -> tuple[list[tuple[str, str]], str | None]:
+    """(pairs of rites a clause holds in turn on one day, each way round; the rite the section last said
+    was done): a rite takes the other's days where the witness states none of its own. 「文廟祭畢，乃祭
+    常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after 「文廟祭畢」 (``anchor``: the rite last done in the section,
+    which the clauses after it continue), 「祭崇聖祠畢，文廟中鼓初嚴」, 「凡祭文廟，必先崇聖祠」. The clause
+    before (``context``) and the start of the clause after (``following``: 「文廟祭畢乃祭」 then 「常公祠…」)
+    count."""
+    plain, before, ahead = fold(text), fold(context), fold(following)[:8]
+    whole = before + plain + ahead
+    end = len(before) + len(plain)
     pairs: list[tuple[str | None, str | None]] = []
-    for match in _FIRST.finditer(plain):
-        pairs.append((_rite_at_end(match.group(1)), _rite_at_start(match.group(2))))
-    anchor = None
-    for match in _DONE.finditer(whole):
+    for match in _FIRST.finditer(plain + ahead):
+        if match.start() < len(plain):
+            pairs.append((_rite_at_end(match.group(1)), _rite_at_start(match.group(2))))
+    for match in _DONE.finditer(whole, 0, end):
         done = _rite_at_end(_TRAIL.sub("", whole[max(0, match.start() - 8) : match.start()]))
         if done is None:
             continue
@@ -201,12 +271,16 @@ def _in_turn(text: str, context: str) -> list[tuple[str, str]]:
         if match.end() > len(before):
             pairs.append((done, _rite_at_start(_LEAD.sub("", whole[match.end() : match.end() + 8]))))
     if anchor is not None:
-        pairs.extend((anchor, _rite_at_start(m.group(1))) for m in _NEXT.finditer(plain))
+        pairs.extend(
+            (anchor, _rite_at_start(m.group(1)))
+            for m in _NEXT.finditer(plain + ahead)
+            if m.start() < len(plain)
+        )
     out: list[tuple[str, str]] = []
     for a, b in pairs:
         if a and b and a != b:
             out += [(a, b), (b, a)]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out)), anchor
 
 
 def _rite_at_end(words: str) -> str | None:

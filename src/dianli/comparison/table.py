@@ -11,7 +11,9 @@ its kind, its slot and its words), the quotation and where it stands in the witn
   calendar, the manifests — whose element is the domain (``music``) and whose value is its wording;
 * ``draft`` — a citation in the reading of a drafted, unreviewed witness (``status: draft``);
 * ``aligned`` — an agreeing clause found by the aligner and kept in the witness's ``alignment.yaml``, with
-  its score; its value is the element's as the witness's reading gives it (the clause agrees with it).
+  its score; its value is the element's as the witness's reading gives it where the clause's own words
+  state it (:func:`dianli.comparison.values.quote_states`), else its wording only: a bare heading 「社稷壇」
+  that agrees with the 社稷 officiant's citation states no officiant.
 
 The table is derived from the data alone, never edited, and kept in the on-disk cache like the other
 derived data (:mod:`dianli.cache`). The views — coverage, the comparison of values, the synoptic
@@ -31,7 +33,7 @@ import yaml
 from pydantic import BaseModel
 
 from dianli import cache
-from dianli.comparison.values import KINDS, Value, element_names, element_values
+from dianli.comparison.values import KINDS, Value, element_names, element_values, quote_states
 from dianli.corpus.cite import Citation, CitationError, resolve
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import manifest, witness_ids
@@ -154,7 +156,10 @@ def _statements_of(
             found = resolve(cite.witness, cite.quote, cite.section)
         except (CitationError, UnknownValueError):
             continue  # an unresolved citation is reported by the checks at load, not counted here
-        for value in values or (Value("text", path, fold(cite.quote)),):
+        quoted = (
+            values if provenance != "aligned" else tuple(v for v in values if quote_states(v, cite.quote))
+        )
+        for value in quoted or (Value("text", path, fold(cite.quote)),):
             yield Statement(
                 witness=cite.witness,
                 rite=rite_id,

@@ -352,6 +352,14 @@ def _months_before(before: str, wide: str) -> list[int]:
     return []
 
 
+_TERM_AS_YEAR = re.compile(folded_pattern(r"(?:(?:所在)?(?:之)?年|(?:日)?(?:的)?納音|為法)"))
+"""What follows a solar term named as a measure, not a day: its year (「以立春年為法」, 「立春所在年份」), its
+day's 納音 (「以立春納音為法」), the term as the rule (「老少，以立春為法」)."""
+_FORM = re.compile(folded_pattern(r"\w{0,6}?表(?:式|文)"))
+"""What follows days named as a document's title, within a list of them (「皇上萬壽、元旦、冬至表式」): no day
+of a rite."""
+
+
 def _term_days(text: str, start: int) -> Iterator[str]:
     """Days by a solar term: the term itself, a day before it (霜降前一日, 「先立春一日」) or the first day of
     a branch after it (冬至後辰日). A clause that names both a term and a day before it (「霜降前一日迎請
@@ -370,6 +378,8 @@ def _term_days(text: str, start: int) -> Iterator[str]:
                 continue  # read as 「先立春一日」 above
             if _DATED.search(text[max(0, at - 1) : at]):
                 continue  # 「甲子年立春」: a year's term, an example, not the rite's day
+            if _TERM_AS_YEAR.match(text, at + len(term)) or _FORM.match(text, at + len(term)):
+                continue  # 「以立春年為法」, 「冬至表式」: a measure or a document, not a day
             after = _TERM_AFTER.match(text, at + len(term))
             if after and after.group(1):
                 counted.append((term, f"{term}前{after.group(1)}日"))
@@ -381,9 +391,20 @@ def _term_days(text: str, start: int) -> Iterator[str]:
     yield from bare
 
 
+_AHEAD = re.compile(folded_pattern(r"每於([一二三])月前"))
+"""「萬壽聖節、元旦、冬至，每於二月前涓吉拜進賀表」: the rite is held so many months before each day named."""
+
+
 def _dates(text: str, start: int = 0) -> Iterator[str]:
     """The date rules folded running text states from ``start`` on (what comes before is context: the
-    clause a note annotates), in the words of :func:`rule_text`."""
+    clause a note annotates), in the words of :func:`rule_text`; a day named with 「每於二月前」 gives the
+    day so many months before it (萬壽聖節前二月)."""
+    ahead = _AHEAD.search(text, start)
+    for day in _days(text, start):
+        yield f"{day}前{ahead.group(1)}月" if ahead and day in _DAYS_AHEAD else day
+
+
+def _days(text: str, start: int) -> Iterator[str]:
     for match in _NTH_DAY.finditer(text, start):
         nth, day = match.groups()
         months = _months_before(
@@ -418,7 +439,7 @@ def _dates(text: str, start: int = 0) -> Iterator[str]:
         order, season, day = match.groups()
         yield month_name(_season_month(order, season)) + day_name(1 if day == "朔" else 15)
     for word, value in _FESTIVALS:
-        if word in text[start:]:
+        if any(not _FORM.match(text, m.end()) for m in re.finditer(word, text[start:])):
             yield value
     monthly = False
     for match in _MONTHLY.finditer(text, start):
@@ -445,6 +466,8 @@ _FESTIVALS = (
     (folded_pattern("萬壽聖節"), "萬壽聖節"),
 )
 """Festivals the witnesses name a day by, with the day they are (寒食 is the day before 清明)."""
+_DAYS_AHEAD = frozenset((*(value for _, value in _FESTIVALS), *_TERMS))
+"""The days a rite can be held months before (a festival's, a solar term's)."""
 
 
 _HYMN = re.compile(folded_pattern(r"樂(?:奏|奉|作)(\w{2})之(?:曲|章)"))
@@ -511,6 +534,25 @@ def _in_own_words(text: str, value: str) -> str:
         if fold(piece) == value:
             return piece
     return value
+
+
+WORDED_KINDS = ("date_rule", "officiant", "venue", "hymn", "posture", "rounds")
+"""The kinds whose value is words a clause states (a day rule, an office, a place, a hymn, a posture, a
+round); offerings and dimensions are numbers a clause writes in its own numerals."""
+
+
+def quote_states(value: Value, quote: str) -> bool:
+    """Whether ``quote`` states ``value`` in its own words: it holds the value's words, or a reader of the
+    value's kind finds it there (「春秋二仲月上丁日」 states 二月上丁). A value of a kind written in numerals
+    (an offering's count, a dimension) is taken as stated."""
+    if value.kind not in WORDED_KINDS:
+        return True
+    key, plain = fold(value.text), fold(quote)
+    if key and key in plain:
+        return True
+    return value.kind in _READERS and any(
+        v.kind == value.kind and fold(v.text) == key for v in facts_in(quote)
+    )
 
 
 def same_value(a: str, b: str) -> bool:
