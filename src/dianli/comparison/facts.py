@@ -71,12 +71,12 @@ def _known_values(source: Table, without: str | None) -> frozenset[tuple[str, st
 def _refiled(
     rite: str, value: Value, candidates: frozenset[str], known: frozenset[tuple[str, str, str]]
 ) -> str:
-    """The rite a fact is filed under: the section's rite, unless the other witnesses state this value
+    """The rite a fact is filed under: the section's rite, unless it is a day the other witnesses state
     only of another rite they cite in sections of the same id (a 慶賀 section holds the 進表 rite's days,
     「萬壽聖節前二月」, and the 萬壽亭's)."""
     key = (value.kind, fold(value.text))
-    if (rite, *key) in known:
-        return rite
+    if value.kind != "date_rule" or (rite, *key) in known:
+        return rite  # a round or a posture is common to many rites: it says nothing of which
     others = sorted(r for r in candidates if (r, *key) in known)
     return others[0] if len(others) == 1 else rite
 

@@ -33,13 +33,13 @@ import yaml
 from pydantic import BaseModel
 
 from dianli import cache
-from dianli.comparison.values import KINDS, Value, element_names, element_values, quote_states
+from dianli.comparison.values import KINDS, Value, element_names, element_values, facts_in, quote_states
 from dianli.corpus.cite import Citation, CitationError, resolve
 from dianli.corpus.normalise import fold
 from dianli.corpus.witnesses import manifest, witness_ids
 from dianli.errors import UnknownValueError
 from dianli.rites.load import all_rites
-from dianli.rites.model import Element, walk_paths
+from dianli.rites.model import Element, Part, walk_paths
 from dianli.rites.readings import aligned_citations, apply_reading, own_readings, rites_for
 
 NOT_PROCEDURAL_FILE = "not_procedural.yaml"
@@ -159,6 +159,12 @@ def _statements_of(
         quoted = (
             values if provenance != "aligned" else tuple(v for v in values if quote_states(v, cite.quote))
         )
+        if isinstance(element, Part):  # a part quoted whole states the postures and hymns its words name
+            quoted += tuple(
+                Value(v.kind, f"{path}.{v.kind}", v.text, names.get(path, ""))
+                for v in facts_in(cite.quote)
+                if v.kind in ("posture", "hymn")
+            )
         for value in quoted or (Value("text", path, fold(cite.quote)),):
             yield Statement(
                 witness=cite.witness,

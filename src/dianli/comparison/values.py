@@ -472,8 +472,12 @@ _DAYS_AHEAD = frozenset((*(value for _, value in _FESTIVALS), *_TERMS))
 
 _HYMN = re.compile(folded_pattern(r"樂(?:奏|奉|作)(\w{2})之(?:曲|章)"))
 _POSTURE = re.compile(r"([一二三])跪([三六九])叩")
+_NINE = re.compile(folded_pattern(r"(?:行|三號)九叩"))
+"""「行九叩禮」, 「行三號九叩禮」: the nine knocks of the 三跪九叩."""
 _BOWS = re.compile(folded_pattern(r"(再拜|四拜|兩拜)"))
-_ROUND = re.compile(folded_pattern(r"(初獻|亞獻|終獻)"))
+_ROUND = re.compile(folded_pattern(r"(?<!同)(?<!如)(初獻|亞獻|終獻)|行(分獻)禮"))
+"""The rounds a clause calls (「行初獻禮」, 「亞獻、終獻同前」, the 崇聖祠's 「行分獻禮」); 「儀同初獻」, 「如初獻」
+refer to a round, they call none."""
 
 
 def _hymns(text: str) -> Iterator[str]:
@@ -492,13 +496,15 @@ def _postures(text: str) -> Iterator[str]:
     for match in _SPELLED.finditer(text):
         kneels = len(_KNEEL.findall(match.group(0)))
         yield f"{'一二三'[kneels - 1]}跪{'三六九'[kneels - 1]}叩"
+    for _ in _NINE.finditer(text):
+        yield "三跪九叩"
     for match in _BOWS.finditer(text):
         yield match.group(1)
 
 
 def _rounds(text: str) -> Iterator[str]:
     for match in _ROUND.finditer(text):
-        yield match.group(1)
+        yield match.group(1) or match.group(2)
 
 
 _READERS: dict[str, Callable[[str], Iterator[str]]] = {
