@@ -9,6 +9,7 @@ import concurrent.futures
 import hashlib
 import json
 import logging
+import threading
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -504,10 +505,21 @@ def test_a_foreign_state_file_is_refused_and_kept(tmp_path: Path, content: str, 
     assert path.read_text(encoding="utf-8") == content
 
 
-def test_writes_are_coalesced_off_the_loop_and_acknowledged(tmp_path: Path) -> None:
+def test_writes_are_coalesced_off_the_loop_and_acknowledged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "live.json"
+    saved_in: list[threading.Thread] = []
+    save = live.StateFile.save
+
+    def recorded(self: live.StateFile, records: dict[str, dict[str, Any]]) -> None:
+        saved_in.append(threading.current_thread())
+        save(self, records)
+
+    monkeypatch.setattr(live.StateFile, "save", recorded)
 
     async def body(app: Any) -> None:
+        loop_thread = threading.current_thread()
         hub = app.state.live_hub
         lead = await conductor(app)
         await lead.wait("ack", seq=0)  # the conductor change: written at once
@@ -522,6 +534,7 @@ def test_writes_are_coalesced_off_the_loop_and_acknowledged(tmp_path: Path) -> N
         assert record["step"] == 100
         baton = lead.of("conduct")[0]["baton"]  # the file holds its digest only, never the baton itself
         assert baton not in text and record["baton"] == hashlib.sha256(baton.encode()).hexdigest()
+        assert saved_in and loop_thread not in saved_in  # every save in a worker thread, none in the loop
 
     run(body, path)
     assert [p.name for p in tmp_path.iterdir()] == ["live.json"]  # no temporary file left
