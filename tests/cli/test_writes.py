@@ -300,3 +300,30 @@ def test_a_folder_option_refuses_standard_output(
     assert result.exit_code == 2
     assert f"{args[-2]} names a folder" in _said(result.output)
     assert list(tmp_path.iterdir()) == []
+
+
+# (arguments, the option given '-') — every option that writes a file beside what its command prints
+FILE_OPTIONS = [
+    (["calendar", "1752", "--ics", "-"], "--ics"),
+    (["spring-ox", "1752", "--svg", "-"], "--svg"),
+    (["places", "--year", "1752", "--svg", "-"], "--svg"),
+    (["timeline", "--witness", "taiwan-fuzhi-9", "--svg", "-"], "--svg"),
+    (["dance", "寧平", "--html", "-", "--no-audio"], "--html"),
+    (["variants", "--rule", "chenghuang.date_rule", "--svg-timeline", "-"], "--svg-timeline"),
+    (["variants", "--rule", "chenghuang.date_rule", "--year", "1752", "--svg-map", "-"], "--svg-map"),
+    (["align", "taiwan-fuzhi-9", "--draft", "-"], "--draft"),
+]
+
+
+@pytest.mark.parametrize(("args", "option"), FILE_OPTIONS, ids=[f"{a[0]} {o}" for a, o in FILE_OPTIONS])
+def test_a_file_option_refuses_standard_output_and_writes_no_file_named_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], option: str
+) -> None:
+    """Each of these wrote a file named '-' (as music -o - did); standard output holds the command's own
+    text, so '-' is refused, before any work, naming the option."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert f"{option} -: {option} writes a file beside what the command prints" in _said(result.output)
+    assert "accepted: a file path" in _said(result.output)
+    assert list(tmp_path.iterdir()) == []

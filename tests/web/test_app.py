@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -217,3 +222,35 @@ def test_a_hostile_year_is_refused_and_not_echoed(year: str) -> None:
 def test_dance_page_by_name_and_an_undanced_movement(path: str, status: int, needle: str) -> None:
     response = client.get(path)
     assert response.status_code == status and needle in response.text
+
+
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "witnesses" / "test-fixture-gazetteer"
+SERVE_A_PAGE = """
+import sys
+from fastapi.testclient import TestClient
+from dianli.web.app import create_app
+response = TestClient(create_app(), raise_server_exceptions=False).get(sys.argv[1])
+print(response.status_code)
+print(response.text)
+"""
+
+
+@pytest.mark.parametrize("url", ["/witnesses", "/witnesses/test-fixture-gazetteer", "/search?q=root"])
+def test_a_fragment_linked_out_of_its_folder_is_never_served(tmp_path: Path, url: str) -> None:
+    """Issue 28: a witness fragment that is a link to /etc/passwd is refused (the page names the link and
+    says why), never read into a page. A fresh process: the corpus is read once per process."""
+    folder = tmp_path / "witnesses" / FIXTURE.name
+    shutil.copytree(FIXTURE, folder)
+    fragment = next(folder.glob("*.txt"))
+    fragment.unlink()
+    fragment.symlink_to("/etc/passwd")
+    env = {**os.environ, "DIANLI_WITNESSES": str(folder.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_A_PAGE, url], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    status, page = done.stdout.split("\n", 1)
+    assert status == "400", page[:2000]
+    said = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "leads to /etc/passwd, outside the folder" in said
+    assert "root:x:" not in page and "/bin/" not in page

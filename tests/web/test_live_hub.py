@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import json
 import logging
+import threading
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from uvicorn.protocols.utils import ClientDisconnected
 
 from dianli.web import live
 from dianli.web.app import create_app
@@ -313,6 +316,83 @@ def test_a_device_that_never_reads_is_dropped_and_stalls_no_one(monkeypatch: pyt
     run(body)
 
 
+def test_a_send_that_waits_too_long_drops_that_device_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A device whose socket takes one message and then nothing more (its queue far from full) is dropped
+    when a send waits past SEND_TIMEOUT_S; the others get every step meanwhile."""
+    monkeypatch.setattr(live, "SEND_TIMEOUT_S", 0.3)
+
+    async def body(app: Any) -> None:
+        lead = await conductor(app)
+        follower = await joined(app, "follower-e")
+        stuck = Peer(app, "stuck-phone", stuck=True)
+        await stuck.accepted.wait()
+        for step in range(1, 4):
+            lead.send({"type": "step", "step": step})
+        await follower.wait("step", step=3)
+        await asyncio.wait_for(stuck.task, 5)
+        assert stuck.closed is not None and "not reading" in stuck.closed["reason"]
+        assert [m["step"] for m in follower.of("step")] == [1, 2, 3]
+        assert lead.closed is None and not lead.task.done()
+        c = next(iter(app.state.live_hub.ceremonies.values()))
+        assert "stuck-phone" not in c.connections and c.conductor is not None
+
+    run(body)
+
+
+class Broken(Peer):
+    """A device whose connection fails as the ASGI server reports it: from its ``fails_at``-th message on
+    (0: the acceptance itself) every send raises ``error``, as uvicorn raises ``ClientDisconnected`` for a
+    client gone."""
+
+    def __init__(self, app: Any, device: str, fails_at: int, error: Exception) -> None:
+        self.fails_at, self.error, self.sent, self.failed = fails_at, error, 0, False
+        super().__init__(app, device)
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if message["type"] in ("websocket.accept", "websocket.send") and self.sent == self.fails_at:
+            self.failed = True
+        if self.failed:
+            raise self.error
+        self.sent += 1
+        await super()._send(message)
+
+
+@pytest.mark.parametrize("fails_at", [0, 1, 4], ids=["at-accept", "at-its-state", "mid-ceremony"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        ClientDisconnected(),
+        OSError(104, "Connection reset by peer"),
+        RuntimeError("WebSocket is not connected"),
+    ],
+    ids=["ClientDisconnected", "reset", "not-connected"],
+)
+def test_a_device_whose_connection_fails_is_removed_without_a_traceback(
+    fails_at: int, error: Exception
+) -> None:
+    """The issue's 341 ClientDisconnected tracebacks: a socket that fails on accept or on any send ends
+    that connection alone, with nothing logged; the conductor and the followers go on."""
+
+    async def body(app: Any) -> None:
+        lead = await conductor(app)
+        follower = await joined(app, "follower-f")
+        broken = Broken(app, "broken-phone", fails_at, error)
+        for step in range(1, 9):
+            lead.send({"type": "step", "step": step})
+            await asyncio.sleep(0.01)
+        await follower.wait("step", step=8)
+        await asyncio.wait_for(broken.task, 5)
+        assert broken.failed and broken.task.exception() is None
+        assert [m["step"] for m in follower.of("step")] == list(range(1, 9))
+        assert lead.closed is None and not lead.task.done()
+        c = next(iter(app.state.live_hub.ceremonies.values()))
+        assert "broken-phone" not in c.connections and c.conductor is not None
+        lead.send({"type": "step", "step": 9})
+        await follower.wait("step", step=9)
+
+    run(body)
+
+
 def test_a_silent_device_is_dropped_and_one_that_pings_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "IDLE_LIMIT_S", 0.3)
 
@@ -425,10 +505,21 @@ def test_a_foreign_state_file_is_refused_and_kept(tmp_path: Path, content: str, 
     assert path.read_text(encoding="utf-8") == content
 
 
-def test_writes_are_coalesced_off_the_loop_and_acknowledged(tmp_path: Path) -> None:
+def test_writes_are_coalesced_off_the_loop_and_acknowledged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "live.json"
+    saved_in: list[threading.Thread] = []
+    save = live.StateFile.save
+
+    def recorded(self: live.StateFile, records: dict[str, dict[str, Any]]) -> None:
+        saved_in.append(threading.current_thread())
+        save(self, records)
+
+    monkeypatch.setattr(live.StateFile, "save", recorded)
 
     async def body(app: Any) -> None:
+        loop_thread = threading.current_thread()
         hub = app.state.live_hub
         lead = await conductor(app)
         await lead.wait("ack", seq=0)  # the conductor change: written at once
@@ -438,8 +529,12 @@ def test_writes_are_coalesced_off_the_loop_and_acknowledged(tmp_path: Path) -> N
         await lead.wait("step", step=100)
         await lead.wait("ack", seq=100, timeout=5)
         assert hub.writes - before <= 3  # a hundred steps within a few 200 ms windows
-        saved = json.loads(path.read_text(encoding="utf-8"))["ceremonies"]
-        assert next(iter(saved.values()))["step"] == 100
+        text = path.read_text(encoding="utf-8")
+        (record,) = json.loads(text)["ceremonies"].values()
+        assert record["step"] == 100
+        baton = lead.of("conduct")[0]["baton"]  # the file holds its digest only, never the baton itself
+        assert baton not in text and record["baton"] == hashlib.sha256(baton.encode()).hexdigest()
+        assert saved_in and loop_thread not in saved_in  # every save in a worker thread, none in the loop
 
     run(body, path)
     assert [p.name for p in tmp_path.iterdir()] == ["live.json"]  # no temporary file left

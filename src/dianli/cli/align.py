@@ -97,9 +97,9 @@ def register(app: typer.Typer) -> None:
                 raise UnknownValueError("--show class", name, CLASS_NAMES)
         fmt = format_for(Format, fmt, out, Format.text)
         target = next(i.folder for i in manifest() if i.id == witness) / ALIGNMENT_FILE
-        for path in (out, draft, target if write else None):
+        for path, option in ((out, None), (draft, "--draft"), (target if write else None, None)):
             if path is not None:
-                check_output_path(path, force)
+                check_output_path(path, force, option)
         result = align_witness(witness)
         measured = measure_alignment(witness) if measure else None
         if draft is not None:

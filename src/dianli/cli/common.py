@@ -259,13 +259,23 @@ def check_output_folder(path: str | os.PathLike[str], option: str) -> None:
         )
 
 
-def check_output_path(path: str | os.PathLike[str], force: bool = False) -> None:
+_NOT_STANDARD_OUTPUT = (
+    "{option} -: {option} writes a file beside what the command prints on standard output, so it cannot "
+    "be standard output itself; accepted: a file path"
+)
+
+
+def check_output_path(path: str | os.PathLike[str], force: bool = False, option: str | None = None) -> None:
     """Fail early, before slow work, when ``path`` cannot be written (its folder is missing or read-only), or
-    is a file dianli may not replace (:func:`dianli.written.check`) and ``force`` is not given."""
+    is a file dianli may not replace (:func:`dianli.written.check`) and ``force`` is not given. '-' is
+    standard output, which a command's ``-o`` takes; ``option`` names an option that writes a file beside
+    what the command prints (``--svg``, ``--ics`` …): '-' is refused for it."""
     from dianli import written
 
     target = os.fspath(path)
     if target == "-":
+        if option is not None:
+            raise DianliError(_NOT_STANDARD_OUTPUT.format(option=option))
         return
     folder = os.path.dirname(os.path.abspath(target)) or "."
     if os.path.isdir(target):
@@ -283,6 +293,8 @@ def write_file(path: str | os.PathLike[str], data: str | bytes, force: bool = Fa
     is an OutputPathError."""
     from dianli import written
 
+    if os.fspath(path) == "-":  # never a file named '-' (each option checks this first, by name)
+        raise DianliError(_NOT_STANDARD_OUTPUT.format(option="this option"))
     body = data if isinstance(data, bytes) else supplied_text(data).encode("utf-8")
     with writing_to(path):
         written.write(path, body, force)

@@ -115,9 +115,9 @@ def dance(
     if output_format is not None and output_format not in FORMATS:
         raise UnknownValueError("format", output_format, FORMATS)
     output_format = file_format(out, output_format, endings_of(*FORMATS), "text")
-    for path in (html, out):
+    for path, option in ((html, "--html"), (out, None)):
         if path is not None:
-            check_output_path(path, force)
+            check_output_path(path, force, option)
     if witness is not None and witness not in dance_witnesses():
         raise UnknownValueError("dance witness", witness, dance_witnesses())
     if movement.strip().lower() in REPORTS:

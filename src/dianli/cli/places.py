@@ -258,9 +258,9 @@ def places_command(
 ) -> None:
     """The 府, 直隸州, 廳 and 縣 over time: names, levels, parents, CHGIS ids and seats, each period cited."""
     fmt = format_for(Format, fmt, out, Format.text)
-    for path in (svg, out):
+    for path, option in ((svg, "--svg"), (out, None)):
         if path is not None:
-            check_output_path(path, force)
+            check_output_path(path, force, option)
     if year is not None:
         _check_year(year)
     if svg is not None:

@@ -247,7 +247,7 @@ def calendar_command(
         if not FIRST_YEAR <= y <= LAST_YEAR:
             raise OutOfRangeError("year", y, f"{FIRST_YEAR}..{LAST_YEAR}")
     if ics is not None:
-        check_output_path(ics, force)
+        check_output_path(ics, force, "--ics")
     overrides: dict[str, date] = {}
     if days:
         from dianli.calendar.lunisolar import parse_day

@@ -53,7 +53,7 @@ def _spring_ox(
     force: bool = False,
 ) -> None:
     if svg is not None:
-        check_output_path(svg, force)
+        check_output_path(svg, force, "--svg")
     result = spring_ox(
         year,
         place=place,

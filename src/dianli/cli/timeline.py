@@ -239,7 +239,7 @@ def register(app: typer.Typer) -> None:
 
             raise UnknownValueError("witness", witness, witness_ids())
         if svg is not None:
-            check_output_path(svg, force)
+            check_output_path(svg, force, "--svg")
         events = dated_timeline(
             place=place,
             witness=witness,

@@ -353,9 +353,9 @@ def variants_command(
             check_output_path(Path(out), force)
         _summary(rite, kind, fmt, out, force)
         return
-    for path in (svg_timeline, svg_map, out):
+    for path, option in ((svg_timeline, "--svg-timeline"), (svg_map, "--svg-map"), (out, None)):
         if path is not None:
-            check_output_path(path, force)
+            check_output_path(path, force, option)
     found = dianli.variants(rule, rite)  # its figures name the version and data digest
     rules = found.rules
     if svg_timeline is not None:
