@@ -66,6 +66,37 @@ def test_local_processes_agree_with_aligning_one_by_one() -> None:
         assert result.alignment_yaml.startswith("#") or "witness:" in result.alignment_yaml
 
 
+@pytest.mark.parametrize(
+    ("folder", "given"),
+    [
+        (PACKAGE, True),  # the installed corpus: the model is built here once, for every worker
+        (FIXTURES, False),  # a folder this process does not read: each worker builds the model it reads
+    ],
+)
+def test_the_model_is_built_once_for_the_workers_where_it_is_theirs(folder: Path, given: bool) -> None:
+    from dianli.comparison.align import the_model
+    from dianli.comparison.ingest import _model_here
+
+    model = _model_here(folder.resolve())
+    assert (model is not None) is given
+    if given:
+        assert model == the_model() and len(model) > 1000
+
+
+def test_a_worker_aligns_with_the_model_it_is_given() -> None:
+    from dianli.comparison.align import the_model, use_model
+    from dianli.comparison.ingest import ingest_witness
+
+    mine = the_model()
+    try:
+        full = ingest_witness(str(PACKAGE), SMALL[1], model=mine)
+        empty = ingest_witness(str(PACKAGE), SMALL[1], model=())
+    finally:
+        use_model(mine)
+    assert full.counts == dict(align(SMALL[1]).counts()) and full.counts["same"] > 0
+    assert empty.counts["new"] == empty.clauses  # no model: nothing agrees with anything
+
+
 def test_a_local_cluster_of_two_workers_ingests_an_outside_folder() -> None:
     from distributed import LocalCluster
 

@@ -176,14 +176,31 @@ def cited_spans() -> tuple[tuple[str, str, str, int, int, str], ...]:
     )
 
 
-@functools.cache
+_MODEL: list[tuple[ModelSpan, ...]] = []
+"""The model of this process, once built or given (:func:`use_model`)."""
+
+
 def _all_spans() -> tuple[ModelSpan, ...]:
     """Every curated span with its folding key, folded once per process, in text order."""
-    spans = [
-        ModelSpan(path, w, section, start, end, quote, fold(quote))
-        for path, w, section, start, end, quote in cited_spans()
-    ]
-    return tuple(sorted(spans, key=lambda s: (s.witness, s.start, s.end, s.element)))
+    if not _MODEL:
+        spans = [
+            ModelSpan(path, w, section, start, end, quote, fold(quote))
+            for path, w, section, start, end, quote in cited_spans()
+        ]
+        _MODEL.append(tuple(sorted(spans, key=lambda s: (s.witness, s.start, s.end, s.element))))
+    return _MODEL[0]
+
+
+def the_model() -> tuple[ModelSpan, ...]:
+    """The whole model — every curated span of every witness — as this process has it: what a pool of
+    workers is given once (:func:`use_model`) instead of each building it from the correspondence table."""
+    return _all_spans()
+
+
+def use_model(spans: tuple[ModelSpan, ...]) -> None:
+    """Align with ``spans`` as the model (made by :func:`the_model` in another process of the same corpus)
+    instead of building it here."""
+    _MODEL[:] = [spans]
 
 
 def model_spans(witnesses: Iterable[str]) -> tuple[ModelSpan, ...]:
@@ -198,10 +215,11 @@ def _score_matrix(clause_keys: Sequence[str], span_keys: Sequence[str]) -> list[
     containment counts fully; a clause that is only a piece of a longer span says part of it, and its score
     is weighted by the share of the span it covers. Pieces of fewer than :data:`MIN_KEY` characters only
     count when they match whole. (The weights are applied to the whole matrix at once, cell by cell in
-    the order written here: the same floating-point operations as one cell at a time.)"""
+    the order written here: the same floating-point operations as one cell at a time. The scores are
+    computed on every core: rapidfuzz's C++ releases the interpreter's lock.)"""
     if not clause_keys or not span_keys:
         return [[0.0] * len(span_keys) for _ in clause_keys]
-    score = cdist(clause_keys, span_keys, scorer=fuzz.partial_ratio).astype(np.float64)
+    score = cdist(clause_keys, span_keys, scorer=fuzz.partial_ratio, workers=-1).astype(np.float64)
     lc = np.array([len(k) for k in clause_keys], dtype=np.float64)[:, None]
     ls = np.array([len(k) for k in span_keys], dtype=np.float64)[None, :]
     same = np.array(clause_keys, dtype=object)[:, None] == np.array(span_keys, dtype=object)[None, :]

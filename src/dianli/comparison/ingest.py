@@ -22,10 +22,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dianli import parallel
 from dianli.errors import DataError, UnknownValueError
+
+if TYPE_CHECKING:
+    from dianli.comparison.align import ModelSpan
 
 ProgressHook = Callable[[str], None]
 """Called in the calling process with the witness id each time a witness is done."""
@@ -152,10 +155,14 @@ def _ensure_root(root: str) -> None:
     os.environ[ENV_VAR] = os.pathsep.join([*parts, root])
 
 
-def ingest_witness(root: str, witness: str) -> WitnessResult:
-    """Align one witness of the corpus folder ``root`` to the model: the task each worker runs."""
+def ingest_witness(root: str, witness: str, model: tuple[ModelSpan, ...] | None = None) -> WitnessResult:
+    """Align one witness of the corpus folder ``root`` to the model: the task each worker runs. ``model``:
+    the model built once by the process that started the workers (else each worker builds its own)."""
     _ensure_root(root)
-    from dianli.comparison.align import align
+    from dianli.comparison.align import align, use_model
+
+    if model is not None:
+        use_model(model)
     from dianli.comparison.align_report import alignment_file, draft_reading, to_data
     from dianli.corpus.witnesses import manifest
 
@@ -201,6 +208,16 @@ def _corpus_env(root: str) -> Iterator[None]:
             os.environ[ENV_VAR] = before
 
 
+def _model_here(root: Path) -> tuple[ModelSpan, ...] | None:
+    """The model built once in this process for every worker — where this process's corpus is the one the
+    workers read (the folder is the installed corpus, or among the folders this process already reads);
+    else None, and each worker builds its own."""
+    from dianli.comparison.align import the_model
+    from dianli.corpus.witnesses import witness_roots
+
+    return the_model() if root.resolve() in witness_roots() else None
+
+
 def _calls(root: str, witnesses: list[str]) -> list[tuple[str, tuple[Any, ...]]]:
     """One task per witness: its key and its arguments."""
     return [(f"ingest-{w}", (root, w)) for w in witnesses]
@@ -235,8 +252,11 @@ def ingest(
         label = f"dask.distributed at {scheduler}"
     else:
         used = max(1, min(workers or os.cpu_count() or 1, len(chosen)))
+        shared = {"model": _model_here(root)} if used > 1 else None
         with _corpus_env(str(root)):
-            results = parallel.on_processes(ingest_witness, _calls(str(root), chosen), used, _done(progress))
+            results = parallel.on_processes(
+                ingest_witness, _calls(str(root), chosen), used, _done(progress), shared
+            )
         label = "local processes"
     order = {w: i for i, w in enumerate(chosen)}
     ordered = tuple(sorted(results, key=lambda r: order[r.witness]))
