@@ -31,6 +31,9 @@ FOUND = [
     ("tingzhou-fuzhi", "minghuan", "date_rule", "二月上丁"),
     # 「進表儀注：…每於二月前」 in a 慶賀 section: filed under the rite the other witnesses give that day
     ("taiwan-fuzhi-9", "qinghe", "date_rule", "萬壽聖節前二月"),
+    # 「文廟祭畢，乃祭朱文公祠…次祭名宦祠、次祭鄉賢祠…迎神、送神，俱一跪三叩」: each shrine held in turn
+    ("taiwan-fuzhi-9", "xiangxian", "posture", "一跪三叩"),
+    ("taiwan-fuzhi-9", "zhuwengong", "posture", "一跪三叩"),
     # 「凡祭文廟，必先崇聖祠」
     ("taiwan-fuzhi-9", "chongsheng", "date_rule", "二月上丁"),
     # a clause that opens with the rite it is about: 「火神以六月下旬三日」 in the 救護 section

@@ -16,13 +16,16 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from dianli.comparison.table import Table, table
 from dianli.comparison.values import OPEN, Value, facts_in, folded_pattern
 from dianli.corpus.clauses import Clause, clauses
 from dianli.corpus.normalise import fold
+
+T = TypeVar("T")
 
 READ_KINDS = ("date_rule", "hymn", "posture", "rounds")
 """The kinds a reader finds in running text (the others come from curated elements only)."""
@@ -81,19 +84,11 @@ def _refiled(
     return others[0] if len(others) == 1 else rite
 
 
-def _candidates_for(section: str, candidates: dict[str, frozenset[str]]) -> frozenset[str]:
+def _nearest(section: str, by_section: Mapping[str, T]) -> T | None:
+    """What ``by_section`` holds for a section, or for its nearest enclosing section (None: for none)."""
     parts = section.split(".")
     for depth in range(len(parts), 0, -1):
-        found = candidates.get(".".join(parts[:depth]))
-        if found is not None:
-            return found
-    return frozenset()
-
-
-def _rite_for(section: str, rites: dict[str, str]) -> str | None:
-    parts = section.split(".")
-    for depth in range(len(parts), 0, -1):
-        found = rites.get(".".join(parts[:depth]))
+        found = by_section.get(".".join(parts[:depth]))
         if found is not None:
             return found
     return None
@@ -111,16 +106,17 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
     same_day: list[tuple[str, str, Clause]] = []
     everything = clauses(witness)
     anchor: str | None = None
+    turn: dict[str, None] = {}  # the rites the section holds in turn after the anchor, in order
     for at, clause in enumerate(everything):
         before = everything[at - 1] if at else None
         after = everything[at + 1] if at + 1 < len(everything) else None
         context = before.text if before is not None and before.section == clause.section else ""
         following = after.text if after is not None and after.section == clause.section else ""
         if not context:
-            anchor = None  # a rite held after another is told within one section
+            anchor, turn = None, {}  # a rite held after another is told within one section
         if clause.section.split(".")[0] in EXCLUDED_SECTIONS:
             continue
-        rite = _rite_for(clause.section, rites)
+        rite = _nearest(clause.section, rites)
         if rite is None:
             continue
         values = facts_in(clause.text, context=context)
@@ -130,10 +126,17 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
             else:
                 values, days = _days_by_subject(clause.text, context, rite, values)
                 out.extend(Found(subject, v, clause) for subject, v in days)
-        near = _candidates_for(clause.section, candidates)
-        out.extend(Found(_refiled(rite, v, near, known), v, clause) for v in values)
-        same_day.extend((rite, other, clause) for other in _same_day_as(clause.text) if other != rite)
+        near = _nearest(clause.section, candidates) or frozenset()
         pairs, anchor = _in_turn(clause.text, context, following, anchor)
+        if anchor is not None:  # 「文廟祭畢，乃祭常公祠…次祭名宦祠」: held in turn after the anchor
+            turn.update((r, None) for pair in pairs if anchor in pair for r in pair if r != anchor)
+        for v in values:
+            if v.kind == "posture" and len(turn) > 1:
+                # 「次祭名宦祠、次祭鄉賢祠…但迎神送神只一跪三叩」: said once of every shrine held in turn
+                out.extend(Found(r, v, clause) for r in turn)
+            else:
+                out.append(Found(_refiled(rite, v, near, known), v, clause))
+        same_day.extend((rite, other, clause) for other in _same_day_as(clause.text) if other != rite)
         same_day.extend((later, first, clause) for later, first in pairs)
     out = _without_preparations(out, {c.start: i for i, c in enumerate(everything)})
     # 「與釋奠同日」, 「文廟祭畢，乃祭名宦祠」: a rite whose days the witness does not state takes the days it
