@@ -106,6 +106,10 @@ def test_its_coverage() -> None:
     """The fixture's clauses are counted like any witness's, section by section."""
     out = ok("coverage", "--witness", FIXTURE)
     assert FIXTURE in out
+    # sections and the witness named in words, the ids the options take beside them
+    from dianli.corpus.labels import section_label, witness_label
+
+    assert witness_label(FIXTURE) in out and f"{section_label('litan')} (litan)" in out
 
 
 def test_its_own_not_procedural_marks_count() -> None:

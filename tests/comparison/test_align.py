@@ -244,3 +244,20 @@ def test_add_citations_reaches_nested_elements_and_shares_the_rest() -> None:
     changed = add_citations(rite, "litan", {path: (cite,)})
     assert dict(walk_paths(changed, "litan"))[path].cites == (*step.cites, cite)
     assert changed.officiants is rite.officiants  # untouched branches are shared
+
+
+def test_the_report_names_the_witnesses_by_title(tmp_path: Path) -> None:
+    """The text report's head and the HTML page name the witness and its model by their titles (the id
+    the command takes stays beside the witness's own)."""
+    from dianli.comparison.align import align
+    from dianli.corpus.labels import witness_label
+
+    out = tmp_path / "jinmen.txt"  # a file: lines as written, not wrapped to a screen
+    result = CliRunner().invoke(app, ["align", "jinmen-zhi-4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    head = out.read_text(encoding="utf-8").split("same ")[0]
+    aligned = align("jinmen-zhi-4")
+    assert head.startswith(f"{witness_label('jinmen-zhi-4')} (jinmen-zhi-4) aligned to ")
+    assert all(witness_label(w) in head and w not in head for w in aligned.model_witnesses)
+    page = to_html(aligned)
+    assert all(witness_label(w) in page for w in aligned.model_witnesses)

@@ -111,3 +111,18 @@ def test_cli_statements_are_listed_in_words() -> None:
     lines = result.stdout.splitlines()
     assert lines[1].startswith("金門志 · ") and "·" in lines[1]
     assert not any("chenghuang" in line or "venue[" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("args", "opening"),
+    [
+        (["compare", "山川", "--kind", "date_rule"], "1 point stated by two witnesses or more: 1 differs,"),
+        (["compare", "厲壇"], " points stated by two witnesses or more: "),
+    ],
+)
+def test_cli_counts_read_as_words(args: list[str], opening: str) -> None:
+    """「1 point … 1 differs」, never 「1 points … 1 differ」."""
+    result = runner.invoke(app, ["--width", "200", *args])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert opening in first and "1 points" not in first

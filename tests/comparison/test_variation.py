@@ -136,10 +136,10 @@ def test_a_province_level_reading_of_a_prefectural_gazetteer_is_in_force_nowhere
 
 
 def test_the_governing_witness_changes_the_reading_over_time() -> None:
-    """臺灣府 follows 福建通志 from its compilation (1737) until 臺灣府志 (1747) takes over."""
+    """臺灣府 follows 福建通志 from its compilation (1737) until 臺灣府志 (1742) takes over."""
     rule = "xianshi:wangyi-call"
     assert "樂奏" in _reading_at(rule, "taiwan-fu", 1740).value
-    assert "樂奉" in _reading_at(rule, "taiwan-fu", 1747).value
+    assert "樂奉" in _reading_at(rule, "taiwan-fu", 1742).value
     span = next(
         s for s in _reading_at(rule, "taiwan-fu", 1700).spans if s.place == "taiwan-fu" and s.holds(1700)
     )

@@ -98,7 +98,7 @@ def test_citations_resolve(witness: str, quote: str, section: str) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["texts", "list"], [FIXTURE, "1760", "danshui 1760–", "taiwan-fu 1747–", "test-fixture"]),
+        (["texts", "list"], [FIXTURE, "1760", "danshui 1760–", "taiwan-fu 1742–", "test-fixture"]),
         (["texts", "show", FIXTURE], ["litan", "xianshi", "TEST FIXTURE"]),
         (["texts", "search", "七月十五日祭厲壇"], [f"{FIXTURE} · litan"]),
         (["texts", "search", "牒告本處城隍", "--witness", FIXTURE], [f"{FIXTURE} · litan"]),

@@ -43,9 +43,9 @@ EXPECTED = {
 DATED = {
     "fujian-tongzhi-14": (1737, None, None, [("fujian", 1737, None)]),
     "fujian-tongzhi-14-modern": (1737, "fujian-tongzhi-14", "fujian-tongzhi-14", []),
-    "taiwan-fuzhi-9": (1747, None, None, [("taiwan-fu", 1747, None), ("taiwan-xian", 1747, None),
-                                          ("fengshan", 1747, None), ("zhuluo", 1747, None),
-                                          ("zhanghua", 1747, None), ("danshui", 1747, None),
+    "taiwan-fuzhi-9": (1742, None, None, [("taiwan-fu", 1742, None), ("taiwan-xian", 1742, None),
+                                          ("fengshan", 1742, None), ("zhuluo", 1742, None),
+                                          ("zhanghua", 1742, None), ("danshui", 1742, None),
                                           ("taiwan-sheng", 1887, None)]),
     # the run of 卷十一 that tingzhou-fuzhi-11 leaves out: the chapter governs 汀州府 through that file
     "tingzhou-fuzhi": (1752, None, "fujian-tongzhi-14", []),

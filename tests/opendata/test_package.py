@@ -82,7 +82,7 @@ def test_row_counts_match_the_model(packages: dict[str, Path], tables: Tables, f
 WITNESSES = [
     (
         "taiwan-fuzhi-9",
-        {"compiled_year": 1747, "short_title": "臺灣府志", "reading_chain": ["taiwan-fuzhi-9"]},
+        {"compiled_year": 1742, "short_title": "臺灣府志", "reading_chain": ["taiwan-fuzhi-9"]},
     ),
     (
         "tingzhou-fuzhi-11",
@@ -130,10 +130,10 @@ def test_a_place_period_with_its_chgis_id(
 READINGS = [
     (
         ("sheji", "taiwan-fuzhi-9"),
-        {"place": "taiwan-fu", "year": 1747, "governing_witness": "taiwan-fuzhi-9"},
+        {"place": "taiwan-fu", "year": 1742, "governing_witness": "taiwan-fuzhi-9"},
     ),
     (("sheji", "fujian-tongzhi-14"), {"place": "fuzhou", "year": 1737}),  # a province: its 省城
-    (("changgong", "taiwan-fuzhi-9"), {"place": "fuzhou", "year": 1747}),  # a rite of one place
+    (("changgong", "taiwan-fuzhi-9"), {"place": "fuzhou", "year": 1742}),  # a rite of one place
 ]
 
 

@@ -32,7 +32,7 @@ def test_the_default_year() -> None:
 @pytest.mark.parametrize(
     ("rite", "witness", "place", "year", "reason"),
     [
-        ("sheji", "taiwan-fuzhi-9", "taiwan-fu", 1747, "the place the witness (or its base) was written for"),
+        ("sheji", "taiwan-fuzhi-9", "taiwan-fu", 1742, "the place the witness (or its base) was written for"),
         ("sheji", "fujian-tongzhi-14", "fuzhou", 1737, "a unit under the place"),
         (
             "sheji",
@@ -41,7 +41,7 @@ def test_the_default_year() -> None:
             1752,
             "the place the witness (or its base) was written for",
         ),
-        ("changgong", "taiwan-fuzhi-9", "fuzhou", 1747, "a place the rite is restricted to"),
+        ("changgong", "taiwan-fuzhi-9", "fuzhou", 1742, "a place the rite is restricted to"),
     ],
 )
 def test_the_place_and_year_of_a_reading(rite: str, witness: str, place: str, year: int, reason: str) -> None:

@@ -20,13 +20,13 @@ from dianli.places.governs import governance, governed_by, governing_witness
         ("晉江縣", 1829, "fujian-tongzhi-14", "fujian", False),  # a county, through 泉州府 and 福建
         ("晉江縣", 1830, "jinjiang-xianzhi-15", "jinjiang", False),  # until its own gazetteer (道光)
         ("鳳山縣", 1730, "fengshan-xianzhi-3", "fengshan", False),  # 鳳山縣志 (1720) governs it then
-        ("鳳山縣", 1750, "taiwan-fuzhi-9", "fengshan", False),  # the 臺灣府志 (1747) takes over
+        ("鳳山縣", 1750, "taiwan-fuzhi-9", "fengshan", False),  # the 臺灣府志 (1742) takes over
         ("鳳山縣", 1770, "chongxiu-fengshan-xianzhi-5", "fengshan", False),  # 重修鳳山縣志 (1764)
         ("臺灣府", 1752, "taiwan-fuzhi-9", "taiwan-fu", False),
         ("彰化縣", 1752, "taiwan-fuzhi-9", "zhanghua", False),
         ("長汀縣", 1752, "tingzhou-fuzhi-11", "tingzhou", False),  # through its prefecture
         ("汀州府", 1745, "fujian-tongzhi-14", "fujian", False),  # before 汀州府志, the 通志 governs
-        ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1747): the 通志 (1737)
+        ("臺灣府", 1740, "fujian-tongzhi-14", "fujian", False),  # before 臺灣府志 (1742): the 通志 (1737)
         ("臺灣府", 1690, "taiwan-fuzhi-9", "taiwan-fu", True),  # before any: the nearest's earliest
         # before any witness: its own 府志 (1751) is the nearest
         ("福州府", 1700, "fuzhou-fuzhi-qianlong-14", "fuzhou", True),

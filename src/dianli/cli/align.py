@@ -116,8 +116,12 @@ def register(app: typer.Typer) -> None:
             write_text_output(alignment_html(result), out, force)
             return
         counts = result.counts()
+        from dianli.corpus.labels import witness_label, witness_labels
+
+        model = result.model_witnesses
         head = [
-            f"{witness} aligned to {', '.join(result.model_witnesses) or '(no witness of its language)'}",
+            f"{witness_label(witness)} ({witness}) aligned to "
+            + (f"{len(model)} witnesses: {witness_labels(model)}" if model else "no witness of its language"),
             "  " + " · ".join(f"{k} {v}" for k, v in counts.items()),
         ]
         if measured is not None:

@@ -49,8 +49,10 @@ def text_report(rows: tuple, witness: str | None, width: int) -> str:  # type: i
 
     counts = {v: sum(1 for r in rows if r.verdict == v) for v in ("differs", "wording", "agrees")}
     out = wrap(
-        f"{len(rows)} points stated by two witnesses or more: {counts['differs']} differ, "
-        f"{counts['wording']} agree in other words, {counts['agrees']} agree word for word. "
+        f"{len(rows)} point{'' if len(rows) == 1 else 's'} stated by two witnesses or more: "
+        f"{counts['differs']} differ{'s' if counts['differs'] == 1 else ''}, "
+        f"{counts['wording']} agree{'s' if counts['wording'] == 1 else ''} in other words, "
+        f"{counts['agrees']} agree{'s' if counts['agrees'] == 1 else ''} word for word. "
         "Facts are compared as values (days, offices, hymns, postures, counts), not as strings.",
         width,
         indent=0,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from dianli.cli.common import console, run_guarded, show_table
 from dianli.comparison.coverage import TARGET_PERCENT, clause_coverage, section_figures
+from dianli.corpus.labels import section_label, witness_label
 from dianli.corpus.witnesses import witness_ids
 
 
@@ -36,18 +38,21 @@ def register(app: typer.Typer) -> None:
 
                 raise UnknownValueError("section", section, sections)
         for wit in wits:
-            table = Table("section", "covered", "total", "%", title=f"{wit} (target {TARGET_PERCENT:.0f}%)")
+            title = f"{witness_label(wit)} — {wit} (target {TARGET_PERCENT:.0f}%)"
+            table = Table("section", "covered", "total", "%", title=escape(title))
             for f in section_figures(wit):
                 if section and f.section != section:
                     continue
                 mark = "green" if f.percent >= TARGET_PERCENT else "red"
-                table.add_row(f.section, str(f.covered), str(f.total), f"[{mark}]{f.percent:.1f}[/]")
+                name = escape(f"{section_label(f.section)} ({f.section})")
+                table.add_row(name, str(f.covered), str(f.total), f"[{mark}]{f.percent:.1f}[/]")
             show_table(table)
             for item in clause_coverage(wit):
                 c = item.clause
                 if section and c.section.split(".")[0] != section:
                     continue
+                where = escape(section_label(c.section))
                 if item.covered_by and item.covered_by.startswith("not procedural"):
-                    console.print(f"  [dim]{c.section}[/] {c.text[:40]} — {item.covered_by}")
+                    console.print(f"  [dim]{where}[/] {escape(c.text[:40])} — {escape(item.covered_by)}")
                 elif uncovered and item.covered_by is None:
-                    console.print(f"  [red]uncovered[/] {c.section} {c.text[:60]}")
+                    console.print(f"  [red]uncovered[/] {where} {escape(c.text[:60])}")

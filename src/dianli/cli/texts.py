@@ -84,7 +84,7 @@ def _corpus_table(fmt: ListFormat) -> None:
 
 
 def _governs(info: WitnessInfo) -> str:
-    """The places a witness governs with their years (``taiwan-fu 1747–``), or what it translates."""
+    """The places a witness governs with their years (``taiwan-fu 1742–``), or what it translates."""
     if not info.governs:
         return f"— (translates {info.translation_of})" if info.translation_of else "—"
     return ", ".join(

@@ -106,6 +106,8 @@ def gap_lines(result: Alignment) -> list[str]:
 
 def to_html(result: Alignment) -> str:
     """A self-contained page (no external resources; every value escaped): counts, then each clause."""
+    from dianli.corpus.labels import witness_label, witness_labels
+
     e = html.escape
     counts = result.counts()
     rows = []
@@ -127,12 +129,12 @@ def to_html(result: Alignment) -> str:
     return (
         "<!DOCTYPE html><html lang='zh-Hant'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{e(result.witness)} aligned</title><style>body{{font-family:serif;margin:1em;max-width:70em}}"
+        f"<title>{e(witness_label(result.witness))} aligned</title><style>body{{font-family:serif;margin:1em;max-width:70em}}"
         "table{border-collapse:collapse;width:100%}td{border-top:1px solid #ccc;padding:.2em .4em;"
         "vertical-align:top}del{color:#a00}ins{color:#060}.new td:first-child{color:#a40}"
         "@media (max-width:40em){td:nth-child(5){display:none}}</style></head><body>"
-        f"<h1>{e(result.witness)} aligned to the model</h1>"
-        f"<p>model witnesses: {e(', '.join(result.model_witnesses))}</p><p>{e(summary)}</p>"
+        f"<h1>{e(witness_label(result.witness))} aligned to the model</h1>"
+        f"<p>model witnesses: {e(witness_labels(result.model_witnesses))}</p><p>{e(summary)}</p>"
         "<table><tr><th>class</th><th>section</th><th>clause</th><th>model</th><th>elements</th></tr>"
         + "".join(rows)
         + f"</table><h2>missing elements</h2><ul>{missing}</ul></body></html>\n"
