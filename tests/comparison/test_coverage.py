@@ -277,6 +277,7 @@ RECORDED: dict[str, str] = {
     "liancheng-xianzhi-3": "6/35",
     "linting-zhi": "0/72",
     "nanping-xianzhi-11": "28/214",
+    "penghu-xubian-1": "8/111",
     "taiwan-xianzhi-2": "14/168",
     "xiamen-zhi-2": "2/297",
     "xianxi-zhi-1": "3/33",

@@ -306,6 +306,32 @@ MISHARVESTS = [
         ["卷之五十八", "社稷坛在府城北天王山", "怀安县　城隍庙在威灵坊内"],
         [],
     ),
+    (  # 廟祀's thirteen temples, each under its own heading, and the 書院 with its 文昌 and 丁祭 rites; not the
+        # 歲貢 of 貢途 (a list of graduates by year)
+        SOURCES / "澎湖续编",
+        [
+            "　　祖师庙\n",
+            "征饷报充春秋二祭",
+            "附祭各木主于此以报之",
+            "　　武忠庙\n",
+            "用少牢，厅主率士子致祭先贤五子、魁星",
+        ],
+        ["颜我扬（台湾县学", "妈宫市：仓前街"],
+    ),
+    (  # 祠祀's entries 「名【注】」 with no colon: those stating a rite kept, a temple of none left out
+        SOURCES / "福建通志",
+        [
+            "刘巡检庙【在郡北门外",
+            "二忠祠【在城隍庙左祀宋陈文龙陈瓒",
+            "烈女节妇祠【国朝雍正元年各县奉防俱建有司春秋致祭】",
+        ],
+        ["真人庙【在澎湖奎璧港】"],
+    ),
+    (  # 祠祀志's 特祠, a heading between the 壇廟 taken and the 關帝三公祠
+        SOURCES / "南平县志",
+        ["道南祠在城北龙山巅", "详定闽省祀典"],
+        [],
+    ),
     (  # the mountains of 樹杞林 under 「山川」
         FIXTURES / "树杞林志",
         [],
@@ -339,3 +365,73 @@ def test_chapter_headings_name_sections_of_the_tree() -> None:
 
     defs = section_defs()
     assert all(defs[s].parent is None for s in harvest.chapter_headings().values())
+
+
+# the shapes of the ritual entries and headings the helpers reported left out (or wrongly taken), as the
+# works write them: the text, what must be taken, what must be left out
+SHAPES = [
+    (  # a 廟祀 whose temples each stand under a heading of their own (澎湖續編 卷上): the run is taken,
+        # with one heading that is no temple's between two (「嘉荫亭」), to the first heading that is none
+        "庙祀（新增十三条）\n\n　　关帝庙\n\n　　庙在妈宫澳西偏。乾隆三十一年，前厅胡建伟会营增修。\n\n"
+        "　　祖师庙\n\n　　庙在厅治西，载「纪略」。嘉庆十六年十月，里人陈文、陈老等劝捐重修。\n\n"
+        "　　嘉荫亭（即五里亭）\n\n　　亭在厅治西二里许，载「纪略」。嘉庆元年，前厅蒋曾年重修。\n\n"
+        "　　风神庙\n\n　　庙在妈宫澳城隍庙东。道光五年，通判蒋镛查出小船一百号，征饷报充春秋二祭。\n\n"
+        "　　施将军庙\n\n　　庙在妈宫澳东街。通判蒋镛查在澎奉差因公遭风殁于王事者，皆无专祀，附祭各木主于此以报之。\n\n"
+        "　　街市\n\n　　妈宫市：仓前街、左营街、大井街、右营直街、右营横街、渡头街。\n",
+        ["里人陈文", "亭在厅治西二里许", "征饷报充春秋二祭", "附祭各木主于此以报之"],
+        ["妈宫市：仓前街"],
+    ),
+    (  # a heading of two characters names a kind of shrines, not a temple (金門志's 「丛祠」 after 祠祀)
+        "祠祀\n\n　　城隍庙：在后浦。每岁春秋致祭，行三跪九叩礼。\n\n"
+        "丛祠\n\n　　北镇庙在后浦北门。祀真武。\n\n　　保生庙在后浦北门。祀吴真人。\n",
+        ["每岁春秋致祭"],
+        ["北镇庙在后浦北门"],
+    ),
+    (  # entries 「名【注】」 with no colon, several on a line (福建通志 卷十五): a known altar and a shrine
+        # whose note states its rite are kept, a shrine of no rite left out
+        "祠祀\n　　福州府\n　　社稷坛【在郡城北天王山下嵗以春秋二仲上戊日太守涖祭】"
+        "刘巡检庙【在郡北门外元至正间勅建祀巡检刘濬有司春秋致祭今废为里社】"
+        "慈济宫【郡有二一在西安坊一在镇北坊又凤山县有二一在县治安平镇一在土墼埕保】真人庙【在澎湖奎璧港】\n",
+        ["春秋二仲上戊日太守涖祭", "有司春秋致祭今废为里社"],
+        ["慈济宫", "真人庙"],
+    ),
+    (  # 「●宮廟」 heads the temples of a short work (澎湖臺灣紀略)
+        "●宫庙\n\n　　关帝庙、天后宫、真武庙、水仙宫，俱在协营。\n\n●户口、钱粮\n\n"
+        "　　澎湖共一千六百八十三户，一万三千四百一十七丁。\n",
+        ["俱在协营"],
+        ["一千六百八十三户"],
+    ),
+    (  # a list of 歲貢 by year is dense in dates, not in rites (澎湖續編 卷下 貢途)
+        "　　贡途（载「纪略」，今增六条）\n\n　　副榜（阙）\n\n　　恩贡（阙）\n\n　　拔贡（阙）\n\n　　岁贡\n\n"
+        "　　康熙五十二年：颜我扬（台湾县学。任归化县训导）。\n\n　　乾隆十七年：吕昆玉（台湾县学）。\n\n"
+        "　　——以上二名载「纪略」。\n\n　　乾隆三十六年：许腾龙（台湾县学）。\n\n"
+        "　　乾隆五十年：陈元辉（台湾县学）。\n\n　　嘉庚六年：辛齐光（台湾府学。嘉庆癸酉科钦赐举人）。\n",
+        [],
+        ["颜我扬", "陈元辉"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "taken", "left"), SHAPES, ids=["廟祀", "丛祠", "名【注】", "●宮廟", "歲貢"])
+def test_ritual_shapes(text: str, taken: list[str], left: list[str]) -> None:
+    found = harvest.harvest_work(harvest.Work("某志", text, file="x.txt"), harvest.lexicon())
+    kept = "\n".join(text[p.start : p.end] for p in found.passages)
+    assert [q for q in taken if q not in kept] == []
+    assert [q for q in left if q in kept] == []
+
+
+def test_temples_end_as_the_temples_of_the_data_do() -> None:
+    """The headings of a run of temples end as two or more temples of ``rites/data/temples`` do — narrower
+    than the finals of every heading (乐, 表 …)."""
+    lex = harvest.lexicon()
+    assert lex.shrines == frozenset("庙祠坛宫")
+    assert lex.shrines < lex.finals
+
+
+@pytest.mark.parametrize(
+    ("word", "dates"), [("干隆", True), ("五年", True), ("致祭", False), ("二祭", False)]
+)
+def test_dates_are_no_evidence_for_a_block_with_no_heading(word: str, dates: bool) -> None:
+    lex = harvest.lexicon()
+    assert word in lex.terms
+    assert (word not in lex.undated) == dates

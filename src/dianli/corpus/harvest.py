@@ -31,9 +31,13 @@ of text) and is never taken as the sections.
 **What is taken.** A block is taken when its head matches a heading of the lexicon (on the folding key,
 as the drafting matches headings: the same words, a known heading with a few characters more, the same
 core; a sub-section's heading only right after a taken block), or when its text is dense in the
-vocabulary (:data:`BLOCK_DENSITY`). Inside a taken block, an entry of a list that opens with a name before
-a colon (「奎阁：即魁星楼…」) is left out when that name is no heading of the lexicon and its own text is not
-dense (:data:`ENTRY_DENSITY`): the temples of a 祠廟 list outside the 祀典. A chapter most of whose text
+vocabulary (:data:`BLOCK_DENSITY`; dates — 乾隆, 五年 — count little: :data:`DATED_SHARE`). After a taken
+block, a run of temples each under a heading of its own (「祖师庙」「水仙宫」「风神庙」 of a 廟祀; a heading
+naming a temple ends as the temples of the rite data do: :attr:`Lexicon.shrines`) is taken, with any one
+heading between two of them. Inside a taken block, an entry of a list that opens with a name before a colon
+(「奎阁：即魁星楼…」) or before its note in 【】 (「刘巡检庙【在郡北门外…有司春秋致祭…】」) is left out when
+that name is no heading of the lexicon and its own text is not dense (:data:`ENTRY_DENSITY`): the temples
+of a 祠廟 list outside the 祀典. A chapter most of whose text
 is taken (:data:`CHAPTER_SHARE`) is taken whole; a chapter of which anything is taken gives its head
 (its title, table of contents and preface) too. Everything else is left out and said so.
 """
@@ -82,8 +86,15 @@ the mountains and rivers of a 封域志 under 「山川」 (1%), where an altar'
 more (苗栗縣志's 祠廟, 5%)."""
 BARE_BODY = 200
 """Key characters of a block under a known heading from which its vocabulary is weighed (:data:`HEADING_FLOOR`)."""
+SHRINE_NAME = 3
+"""Key characters of the heading of a temple of a run (:func:`_names_shrine`): a name before the kind of
+temple (风神 + 庙); 「丛祠」 names a kind of shrines."""
 CHAPTER_SHARE = 0.5
 """Share of a chapter's key in taken blocks above which the whole chapter is taken."""
+DATED_SHARE = 0.2
+"""Share of the vocabulary a block is taken for (:data:`BLOCK_DENSITY`) that may be dates (乾隆, 五年:
+:attr:`Lexicon.undated`): a list of graduates or magistrates by year (「乾隆十七年：吕昆玉（台湾县学）」,
+two thirds dates) is no rite; a 文廟's 贊 and its 下馬牌 of 康熙二十六年 (a tenth) is."""
 CONTENT_BODY = 40
 """Key characters a block needs to be taken for its vocabulary alone (a few words are no evidence)."""
 MIN_BODY = 12
@@ -101,6 +112,9 @@ SHOWN_HEADINGS = 12
 
 _CHAPTER = re.compile(r"卷之?[一二三四五六七八九十百〇零]+|^●")
 _ENTRY_HEAD = re.compile(r"^(?P<head>[^：:。，；、\u3000\s]{2,20})(?:[：:]|\u3000+| {2,})")
+_NOTED_ENTRY = re.compile(r"(?:^|(?<=】))(?P<head>[^：:。，；、【】\u3000\s]{2,20})【")
+"""An entry that is a name and its note in 【】, with no colon: at the start of a line or right after the
+note of the entry before it (「社稷坛【在郡城北天王山下…】风云雷雨山川坛【…】」)."""
 _NOTE = re.compile(r"[（(][^）)]*[）)]")
 _STOP = re.compile(r"[。！？；]")
 _SPACED = re.compile(r"[\s\u3000]+")
@@ -136,6 +150,13 @@ class Lexicon:
     chapters: frozenset[str] = frozenset()
     """The folded chapter headings of ``data/harvest.yaml``: a chapter whose title they follow is taken
     whole."""
+    undated: frozenset[str] = frozenset()
+    """:attr:`terms` without the pairs that date (:func:`_dating`: 乾隆, 五年): a block with no known heading
+    is taken for its vocabulary only when the dates are a small part of it (:data:`DATED_SHARE`)."""
+    shrines: frozenset[str] = frozenset()
+    """The characters the names of the temples of ``rites/data/temples`` end in (:data:`FINAL_SPREAD` or
+    more names): 庙, 祠, 坛, 宫 — narrower than :attr:`finals`, which the headings of the parts of a rite
+    (乐, 仪, 表 …) swell."""
 
 
 def _strings(node: Any, keys: frozenset[str], inside: bool = False) -> Iterable[str]:
@@ -169,6 +190,41 @@ def _words(text: str) -> list[str]:
     from dianli.corpus.normalise import fold
 
     return [k for k in (fold(p) for p in _SPLIT.split(text)) if len(k) >= 2]
+
+
+@functools.cache
+def _reign_names() -> frozenset[str]:
+    """The folded names of the reigns (:mod:`dianli.calendar.reigns`): 乾隆, 康熙 …"""
+    from dianli.calendar.reigns import CHONGZHEN, REIGNS, ROC
+    from dianli.corpus.normalise import fold
+
+    return frozenset(fold(r.name) for r in (CHONGZHEN, *REIGNS, ROC))
+
+
+def _dating(pair: str) -> bool:
+    """A pair of characters that dates rather than names a rite — two numerals (二十), a numeral and 年
+    (五年), a reign's name (乾隆): the rite data's quotations are full of them, and so is every record of a
+    repair or a list of graduates (「乾隆十七年：吕昆玉（台湾县学）」)."""
+    return (pair[1] == "年" and pair[0] in _NUMERALS) or pair in _reign_names()
+
+
+def _temple_names() -> list[str]:
+    """The names of the temples the rite data lists (``rites/data/temples``), notes left out, folded."""
+    from importlib import resources
+
+    from dianli.corpus.normalise import fold
+    from dianli.datafile import read_yaml
+    from dianli.rites.load import DATA_PACKAGE
+
+    folder = resources.files(DATA_PACKAGE) / "temples"
+    names: list[str] = []
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        if path.name.endswith(".yaml"):
+            for place in (read_yaml(path.read_text(encoding="utf-8")) or {}).get("places", []) or []:
+                for temple in place.get("temples", []) or [] if isinstance(place, dict) else []:
+                    if isinstance(temple, dict) and isinstance(temple.get("name"), str):
+                        names.append(fold(_NOTE.sub("", temple["name"])))
+    return [n for n in names if n]
 
 
 def _rite_data() -> list[tuple[str, Any]]:
@@ -249,7 +305,8 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         terms.update(w for s in _strings(data, _TERM_KEYS) for w in _words(s))
         quotes.update(fold(q) for q in _strings(_without(data, leave_out), _QUOTE_KEYS))
     pairs = Counter(p for q in quotes for p in {q[i : i + 2] for i in range(len(q) - 1)})
-    terms.update(p for p, n in pairs.items() if n >= QUOTE_SPREAD and not set(p) <= _NUMERALS)
+    spread = {p for p, n in pairs.items() if n >= QUOTE_SPREAD and not set(p) <= _NUMERALS}
+    terms.update(spread)
     terms.update(headings)
     finals = Counter(k[-1] for k, ids in headings.items() if len(k) >= 2 and any("." not in i for i in ids))
     return Lexicon(
@@ -258,6 +315,8 @@ def build_lexicon(leave_out: str | None = None) -> Lexicon:
         frozenset(c for c, n in finals.items() if n >= FINAL_SPREAD),
         leave_out,
         frozenset(chapters),
+        undated=frozenset(t for t in terms if len(t) <= MAX_TERM and not (t in spread and _dating(t))),
+        shrines=frozenset(c for c, n in Counter(k[-1] for k in _temple_names()).items() if n >= FINAL_SPREAD),
     )
 
 
@@ -462,8 +521,9 @@ class Block:
     """Its heading names a 卷: a chapter opens here."""
     entries: tuple[tuple[int, int, str], ...]
     """The entries of a list in its text — each from a line that opens with the name of a place of worship
-    (ending in one of :attr:`Lexicon.finals`) before a colon or a full-width space, to the next such line —
-    as (start, end, the name's key)."""
+    (ending in one of :attr:`Lexicon.finals`) before a colon or a full-width space, or from a name of one
+    followed by its note in 【】 (:data:`_NOTED_ENTRY`), to the next entry — as (start, end, the name's
+    key)."""
     after_gap: bool = False
     """It starts a page that follows a page not read (it continues what is not in the text)."""
 
@@ -542,11 +602,17 @@ def blocks(text: str, lex: Lexicon, breaks: Sequence[int] = ()) -> tuple[Block, 
         if end <= start:
             continue
         body = [lines[i] for i in range(first, last) if i not in toc]
-        heads_at = [
-            (_line_begin(text, lines[index].start), fold(_NOTE.sub("", match["head"])))
-            for index in range(first, last)
-            if index not in toc and (match := _ENTRY_HEAD.match(lines[index].text)) is not None
-        ]
+        heads_at: list[tuple[int, str]] = []
+        for index in range(first, last):
+            line = lines[index]
+            if index in toc:
+                continue
+            if (match := _ENTRY_HEAD.match(line.text)) is not None:
+                heads_at.append((_line_begin(text, line.start), fold(_NOTE.sub("", match["head"]))))
+                continue
+            for noted in _NOTED_ENTRY.finditer(line.text):  # 「社稷坛【在郡城北…】风云雷雨山川坛【…】」
+                at = _line_begin(text, line.start) if noted.start() == 0 else line.start + noted.start()
+                heads_at.append((at, fold(noted["head"])))
         heads_at = [(at, name) for at, name in heads_at if name and (name[-1] in lex.finals)]
         entries = [
             (at, heads_at[n + 1][0] if n + 1 < len(heads_at) else end, name)
@@ -633,12 +699,34 @@ def _reason_of(block: Block, text: str, lex: Lexicon, previous_taken: bool) -> s
             match = heading_match(key, lex)
             if match and not bare and (any("." not in m for m in match) or previous_taken):
                 return "heading"
-    if len(block.body_key) >= CONTENT_BODY and density(block.body_key, lex.terms) >= BLOCK_DENSITY:
-        return "content"
+    full = density(block.body_key, lex.terms)
+    if len(block.body_key) >= CONTENT_BODY and full >= BLOCK_DENSITY:
+        if density(block.body_key, lex.undated) >= (1 - DATED_SHARE) * full:
+            return "content"
     listed = sum(len(_key_of(text[start:end])) for start, end, _ in block.entries)
     if len(block.entries) >= 2 and listed >= WORSHIP_LIST * len(block.body_key):
         return "list"
     return None
+
+
+def _names_shrine(block: Block, lex: Lexicon) -> bool:
+    """Every heading line of the block names a temple: a name and, last (notes aside), a character the
+    temples of the rite data end in (:attr:`Lexicon.shrines`) — 「风神庙」, 「真人庙（载「纪略」）」. Two
+    characters name a kind of temples (「丛祠」, the shrines of the people), not one; a chapter's title is
+    none."""
+    from dianli.corpus.normalise import fold
+
+    if block.chapter or not block.heads:
+        return False
+    keys = [fold(_NOTE.sub("", head)) for head in block.heads]
+    return all(len(key) >= SHRINE_NAME and key[-1] in lex.shrines for key in keys)
+
+
+def _record_kept(key: str, lex: Lexicon) -> bool:
+    """Whether a temple's entry whose name is known (or that stands under a heading of its own in a run of
+    temples) is kept: unless it is long (:data:`LONG_ENTRY`) and sparse (:data:`LONG_ENTRY_DENSITY`), a
+    record of inscriptions and repairs rather than a rite."""
+    return len(key) <= LONG_ENTRY or density(key, lex.terms) >= LONG_ENTRY_DENSITY
 
 
 def _names_chapter(block: Block, lex: Lexicon) -> bool:
@@ -660,12 +748,21 @@ def harvest_work(work: Work, lex: Lexicon) -> Harvest:
     found = blocks(work.text, lex, breaks)
     reasons: list[str | None] = []
     opened = False  # a block of this chapter was taken under a heading: its sub-sections may follow
+    listing = False  # a block was just taken: a list of temples, a heading each, may follow it
+    shrine = [_names_shrine(b, lex) for b in found]
     for index, block in enumerate(found):
         if block.chapter or block.after_gap:
-            opened = False
+            opened = listing = False
         follows = bool(reasons) and reasons[-1] is not None
         reason = _reason_of(block, work.text, lex, follows or opened)
         opened = opened or reason == "heading"
+        # a temple under a heading of its own, in a run of them after a block taken (廟祀's 「风神庙」
+        # after 「龙神庙」), or one heading between two temples of the run (「嘉荫亭」)
+        bridge = index + 1 < len(found) and shrine[index + 1] and not found[index + 1].chapter
+        in_list = listing and (shrine[index] or bridge)
+        if reason is None and in_list and _record_kept(block.body_key, lex):
+            reason = "entry"
+        listing = reason is not None or in_list
         if reason == "heading" and len(block.body_key) < MIN_BODY:
             reason = "title" if index + 1 < len(found) else None  # decided by what follows
         reasons.append(reason)
@@ -718,11 +815,10 @@ def _kept(block: Block, text: str, lex: Lexicon, reason: str) -> list[tuple[int,
     entries = 0
     for start, end, name in block.entries:
         key = fold(text[start:end])
-        share = density(key, lex.terms)
         if heading_match(name, lex):
-            keep = len(key) <= LONG_ENTRY or share >= LONG_ENTRY_DENSITY
+            keep = _record_kept(key, lex)
         else:
-            keep = share >= ENTRY_DENSITY
+            keep = density(key, lex.terms) >= ENTRY_DENSITY
         if keep:
             entries += 1
             continue
