@@ -54,6 +54,28 @@ def test_write_then_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
     assert not [p for p in where.parent.iterdir() if p.name.startswith(".part-")]
 
 
+def test_a_part_is_new_and_its_owners_only(tmp_path: Path) -> None:
+    """The file an entry is written to before it is moved in place: made new by this call (never one that
+    exists), readable by its owner only, as tempfile.mkstemp makes one."""
+    parts = [cache._new_part(tmp_path) for _ in range(50)]
+    for handle, _ in parts:
+        os.close(handle)
+    names = [Path(name) for _, name in parts]
+    assert len(set(names)) == 50
+    for name in names:
+        assert name.parent == tmp_path and name.name.startswith(".part-")
+        assert name.stat().st_mode & 0o777 == 0o600
+    existing = names[0]
+    with pytest.raises(FileExistsError):
+        os.open(existing, cache._PART_FLAGS, 0o600)  # a name taken is never opened again
+
+
+def test_a_stored_entry_is_its_owners_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    where = cache.write("kind", cache.key("owner"), b"1")
+    assert where is not None and where.stat().st_mode & 0o777 == 0o600
+
+
 def test_off_reads_and_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIANLI_CACHE_DIR", "off")
     assert cache.write("kind", cache.key("x"), b"1") is None
