@@ -29,13 +29,15 @@ def main() -> None:
     gc.disable()  # until the command is loaded (see the module's doc)
     atexit.register(gc.freeze)  # run last: the collection of the interpreter's exit walks nothing
     from dianli.cli.common import ends_with_command
-    from dianli.cli.date_view import answer
 
     ends_with_command()
     os.environ.setdefault(PYDANTIC_PLUGINS_ENV, "__all__")
-    status = answer(sys.argv[1:])
-    if status is not None:
-        sys.exit(status)
+    if sys.argv[1:2] == ["date"]:
+        from dianli.cli.date_view import answer
+
+        status = answer(sys.argv[1:])
+        if status is not None:
+            sys.exit(status)
     parsed()
 
 
