@@ -10,7 +10,7 @@ start here, a third of a day not asked before; so the console script (:mod:`dian
 arguments to :func:`answer` first, which answers ``date TEXT`` with at most a ``--format`` (text or json)
 and a ``--place`` — each given once, as ``--name value``, ``-x value`` or ``--name=value`` — and leaves
 anything else to typer (help, the root's options, a value typer refuses or reads otherwise, a completion
-request): what it answers, it answers as typer's path does (the same output, errors and exit status;
+request; every date on Windows, where typer expands wildcards in the arguments): what it answers, it answers as typer's path does (the same output, errors and exit status;
 tested case by case against it)."""
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ def answer(args: Sequence[str]) -> int | None:
     None, having printed nothing, when ``args`` are not plain — or when the answer fails otherwise than
     as the data refuses a day: typer's path then asks again and reports the failure its own way."""
     plain = plain_arguments(args)
-    if plain is None or _completing():
+    if plain is None or _completing() or os.name == "nt":
         return None
     from dianli.cli.common import collect_from_here, report_error
     from dianli.errors import DianliError
