@@ -163,9 +163,6 @@ def _historical_lines(described: DayDescription, written: WrittenDate | None) ->
 
 def day_view(text: str, place_name: str | None) -> DayView:
     """The answer to ``dianli date TEXT [--place P]``, computed: its lines and its JSON record."""
-    from dianli.cli.dataclass_code import install
-
-    install()  # the calendar's classes load now: their methods' code from the cache (see there)
     from dataclasses import replace
 
     from dianli.calendar.written_dates import almanac_covers, day_namings, describe_named_day, read_day

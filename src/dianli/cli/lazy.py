@@ -91,9 +91,6 @@ def lighten(params: list[Any]) -> None:
 
 def load_command(name: str) -> Any:
     """The real command ``name``, registered by its module on an application of its own."""
-    from dianli.cli.dataclass_code import install
-
-    install()  # the console script compiles no dataclass's methods twice (see there)
     app = typer.Typer()
     importlib.import_module(f"dianli.cli.{COMMANDS[name].module}").register(app)
     command = typer.main.get_group(app).commands[name]
