@@ -54,6 +54,28 @@ def test_write_then_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
     assert not [p for p in where.parent.iterdir() if p.name.startswith(".part-")]
 
 
+def test_a_part_is_new_and_its_owners_only(tmp_path: Path) -> None:
+    """The file an entry is written to before it is moved in place: made new by this call (never one that
+    exists), readable by its owner only, as tempfile.mkstemp makes one."""
+    parts = [cache._new_part(tmp_path) for _ in range(50)]
+    for handle, _ in parts:
+        os.close(handle)
+    names = [Path(name) for _, name in parts]
+    assert len(set(names)) == 50
+    for name in names:
+        assert name.parent == tmp_path and name.name.startswith(".part-")
+        assert name.stat().st_mode & 0o777 == 0o600
+    existing = names[0]
+    with pytest.raises(FileExistsError):
+        os.open(existing, cache._PART_FLAGS, 0o600)  # a name taken is never opened again
+
+
+def test_a_stored_entry_is_its_owners_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
+    where = cache.write("kind", cache.key("owner"), b"1")
+    assert where is not None and where.stat().st_mode & 0o777 == 0o600
+
+
 def test_off_reads_and_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIANLI_CACHE_DIR", "off")
     assert cache.write("kind", cache.key("x"), b"1") is None
@@ -254,3 +276,69 @@ def test_flush_keeps_each_kind_within_its_bound(monkeypatch: pytest.MonkeyPatch,
     cache.pickled(cache.DERIVED, cache.installed_key("test.prune"), lambda: "new")
     cache.flush()
     assert not old.exists()  # the oldest went first (and, the bound being 1 byte, the new one too)
+
+
+def _walked(folder: Path) -> list[str]:
+    """The files os.walk finds, as tree_files listed them before it walked the folders itself."""
+    base = os.fspath(folder)
+    out = []
+    for current, dirs, files in os.walk(base):
+        dirs[:] = sorted(
+            d for d in dirs if d not in {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
+        )
+        prefix = current[len(base) :].lstrip(os.sep).replace(os.sep, "/")
+        out += [f"{prefix}/{n}" if prefix else n for n in sorted(files) if not n.endswith((".pyc", ".pyo"))]
+    return out
+
+
+def _walked_status(folder: Path) -> str:
+    """The status key as _status made it before (an os.stat of each file os.walk finds)."""
+    digest = hashlib.sha256()
+    for relative in _walked(folder):
+        try:
+            found = os.stat(os.path.join(folder, relative))
+        except OSError:
+            digest.update(f"{relative}\x00unreadable\n".encode())
+            continue
+        line = (
+            f"{relative}\x00{found.st_size}\x00{found.st_ino}\x00{found.st_mtime_ns}\x00{found.st_ctime_ns}\n"
+        )
+        digest.update(line.encode())
+    return digest.hexdigest()
+
+
+def _awkward_tree(root: Path) -> Path:
+    """Files and folders whose order, kind or name could trip a walk: upper and lower case, digits, links
+    to a file, to a folder and to nothing, compiled files and tools' caches, nested folders."""
+    for relative in [
+        "b.txt",
+        "B.txt",
+        "_x.py",
+        "10.md",
+        "9.md",
+        "x.pyc",
+        "y.pyo",
+        "a/z.yaml",
+        "a/b/c.yaml",
+        "a/b/d/e.txt",
+        "__pycache__/m.cpython-311.pyc",
+        ".mypy_cache/n.json",
+        "a/.ruff_cache/o",
+        "a-b/p.txt",
+        "a.b/q.txt",
+        "Z/r.txt",
+        "empty/.keep",
+    ]:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(relative, encoding="utf-8")
+    (root / "link-to-file").symlink_to(root / "b.txt")
+    (root / "link-to-folder").symlink_to(root / "a", target_is_directory=True)
+    (root / "broken-link").symlink_to(root / "nowhere")
+    return root
+
+
+@pytest.mark.parametrize("which", ["package", "awkward"])
+def test_the_walk_finds_the_files_os_walk_finds_in_its_order(which: str, tmp_path: Path) -> None:
+    folder = cache.package_root() if which == "package" else _awkward_tree(tmp_path)
+    assert list(cache.tree_files(folder)) == _walked(folder)
+    assert cache._status(folder)[0] == _walked_status(folder)

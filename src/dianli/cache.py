@@ -90,16 +90,36 @@ def package_root() -> Path:
     return Path(__file__).resolve().parent
 
 
+def _tree_entries(folder: str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Each file of :func:`tree_files` with its directory entry (:func:`_status` reads its status from it),
+    in the same order: a folder's files by name, then each of its folders by name (a link to a folder is
+    not followed, as :func:`os.walk` does not; an unreadable folder counts as empty)."""
+    try:
+        with os.scandir(folder) as found:
+            entries = sorted(found, key=lambda entry: entry.name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        try:
+            is_folder = entry.is_dir()
+        except OSError:
+            is_folder = False
+        if is_folder:
+            if entry.name not in _SKIPPED_DIRS:
+                folders.append(entry)
+        elif not entry.name.endswith(_SKIPPED_SUFFIXES):
+            yield prefix + entry.name, entry
+    for entry in folders:
+        if not entry.is_symlink():
+            yield from _tree_entries(entry.path, f"{prefix}{entry.name}/")
+
+
 def tree_files(folder: Path) -> Iterator[str]:
     """The path (relative, ``/``-separated) of every file under ``folder`` that can shape a result, in a
     fixed order: compiled files and tools' caches are left out."""
-    base = os.fspath(folder)
-    for current, dirs, files in os.walk(base):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
-        prefix = current[len(base) :].lstrip(os.sep).replace(os.sep, "/")
-        for name in sorted(files):
-            if not name.endswith(_SKIPPED_SUFFIXES):
-                yield f"{prefix}/{name}" if prefix else name
+    for relative, _ in _tree_entries(os.fspath(folder)):
+        yield relative
 
 
 def _tree(digest: hashlib._Hash, folder: Path) -> None:
@@ -139,20 +159,19 @@ def _status(folder: Path) -> tuple[str, float]:
     """A key of the status of every file of :func:`tree_files` (its path, size, inode, modification and change
     times in nanoseconds: any write changes the change time, which no tool can set back) and the latest
     change time, in seconds."""
-    digest = hashlib.sha256()
+    lines = []
     latest = 0.0
-    for relative in tree_files(folder):
+    for relative, entry in _tree_entries(os.fspath(folder)):
         try:
-            found = os.stat(os.path.join(folder, relative))
+            found = entry.stat()  # as os.stat: a link's target
         except OSError:
-            digest.update(f"{relative}\x00unreadable\n".encode("utf-8", "surrogateescape"))
+            lines.append(f"{relative}\x00unreadable\n")
             continue
         latest = max(latest, found.st_ctime, found.st_mtime)
-        line = (
+        lines.append(
             f"{relative}\x00{found.st_size}\x00{found.st_ino}\x00{found.st_mtime_ns}\x00{found.st_ctime_ns}\n"
         )
-        digest.update(line.encode("utf-8", "surrogateescape"))
-    return digest.hexdigest(), latest
+    return hashlib.sha256("".join(lines).encode("utf-8", "surrogateescape")).hexdigest(), latest
 
 
 def _read_package_digest() -> str:
@@ -359,12 +378,27 @@ def write_checked(kind: str, entry_key: str, data: bytes, suffix: str = "") -> N
         _store(where, data)
 
 
-def _store(where: Path, data: bytes) -> Path | None:
-    import tempfile  # only a run that stores imports it (a run that reads does not)
+_PART_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+"""How a part is opened: a new file only (as :func:`tempfile.mkstemp` opens one)."""
 
+
+def _new_part(folder: Path) -> tuple[int, str]:
+    """A new file in ``folder`` that only this call made, named ``.part-`` and random letters, readable by
+    its owner only: :func:`tempfile.mkstemp`'s file, without importing :mod:`tempfile` (with shutil and
+    random, 3–4 ms of a start that stores a result here)."""
+    for _ in range(100):
+        name = os.path.join(folder, f".part-{os.urandom(6).hex()}")
+        try:
+            return os.open(name, _PART_FLAGS, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no new part could be made in {folder}")
+
+
+def _store(where: Path, data: bytes) -> Path | None:
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=where.parent, prefix=".part-")
+        handle, temporary = _new_part(where.parent)
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)

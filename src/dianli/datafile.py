@@ -15,7 +15,6 @@ import pickle
 import sys
 import typing
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +33,8 @@ _SHOWN_INPUT = 80
 
 def load_model(package: str, path: str, model: type[M]) -> M:
     """Load ``path`` (relative to the package ``dianli.<package>``) as an instance of ``model``."""
+    from importlib import resources  # only to read a file (a start that reads kept results needs none)
+
     where = f"dianli/{package}/{path}"
     text = resources.files(f"dianli.{package}").joinpath(path).read_text(encoding="utf-8")
     return parse_model(where, text, model)

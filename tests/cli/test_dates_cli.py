@@ -178,7 +178,7 @@ def test_a_kept_day_prints_what_a_cold_run_prints(
     """The second run reads the answer the first kept (nothing is computed: ``day_view`` would fail), and
     prints exactly what a run with the cache off prints."""
     from dianli import cache
-    from dianli.cli import dates
+    from dianli.cli import date_view
 
     monkeypatch.setenv("DIANLI_CACHE_DIR", "off")
     off = runner.invoke(app, args)
@@ -187,10 +187,10 @@ def test_a_kept_day_prints_what_a_cold_run_prints(
     cache.flush()  # written at the end of a process; here, now
     assert list((tmp_path / cache.DERIVED).rglob("*.pickle"))
 
-    def computed(*_: object) -> dates.DayView:
+    def computed(*_: object) -> date_view.DayView:
         raise AssertionError("the day was computed although it is kept")
 
-    monkeypatch.setattr(dates, "day_view", computed)
+    monkeypatch.setattr(date_view, "day_view", computed)
     warm = runner.invoke(app, args)
     assert off.exit_code == cold.exit_code == warm.exit_code == 0, warm.output
     assert warm.output == cold.output == off.output
@@ -198,13 +198,13 @@ def test_a_kept_day_prints_what_a_cold_run_prints(
 
 def test_a_refused_day_is_not_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from dianli import cache
-    from dianli.cli import dates
+    from dianli.cli import date_view
     from dianli.errors import DianliError
 
     monkeypatch.setenv("DIANLI_CACHE_DIR", str(tmp_path))
     with pytest.raises(DianliError, match="閏五月"):
-        dates.kept_day_view("乾隆十七年閏五月初一", None)
+        date_view.kept_day_view("乾隆十七年閏五月初一", None)
     cache.flush()
-    made = dates.DayView(("made now",), {})
-    monkeypatch.setattr(dates, "day_view", lambda *_: made)
-    assert dates.kept_day_view("乾隆十七年閏五月初一", None) is made  # nothing was kept for it
+    made = date_view.DayView(("made now",), {})
+    monkeypatch.setattr(date_view, "day_view", lambda *_: made)
+    assert date_view.kept_day_view("乾隆十七年閏五月初一", None) is made  # nothing was kept for it

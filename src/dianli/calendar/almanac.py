@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from importlib import resources
 
 from dianli import cache as disk_cache
 from dianli.calendar.reigns import FIRST_QING_YEAR
@@ -62,6 +61,7 @@ def _rows() -> dict[int, AlmanacRow]:
 
 def _read_rows() -> dict[int, AlmanacRow]:
     import csv
+    from importlib import resources  # only to read the table (a kept one needs none)
 
     try:
         text = resources.files(_CSV_PACKAGE).joinpath(_CSV_NAME).read_text(encoding="utf-8")

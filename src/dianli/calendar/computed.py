@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from datetime import date
 from functools import cache
 
-import sxtwl
-
 from dianli.calendar.ganzhi import date_of_jdn
 from dianli.calendar.term_names import SIMPLIFIED_TERM_NAMES, SOLAR_TERMS
 
@@ -48,6 +46,8 @@ def _ordinal_of_ut8_jd(jd_ut8: float) -> int:
 @cache
 def sxtwl_months(chinese_year: int) -> tuple[ComputedMonth, ...]:
     """Months of a Chinese year by sxtwl, in calendar order (a leap month after its namesake)."""
+    import sxtwl  # loaded when a computation asks for it (a day of the almanac needs none)
+
     leap = int(sxtwl.getRunMonth(chinese_year))
     months: list[ComputedMonth] = []
     for number in range(1, 13):
@@ -62,6 +62,8 @@ def sxtwl_months(chinese_year: int) -> tuple[ComputedMonth, ...]:
 @cache
 def sxtwl_term_instants(gregorian_year: int) -> tuple[float, ...]:
     """UT Julian dates of the 24 solar terms of a Gregorian year (小寒 … 冬至), by sxtwl."""
+    import sxtwl  # loaded when a computation asks for it (a day of the almanac needs none)
+
     found: dict[int, float] = {}
     for source_year in (gregorian_year - 1, gregorian_year):
         for info in sxtwl.getJieQiByYear(source_year):

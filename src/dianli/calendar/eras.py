@@ -14,7 +14,6 @@ compiled) and takes the first dynasty in the data's order, keeping the others as
 
 from __future__ import annotations
 
-import calendar as western
 import functools
 import re
 from dataclasses import dataclass, replace
@@ -36,7 +35,8 @@ if TYPE_CHECKING:
     from dianli.calendar.eras_schema import _Dynasty, _ErasFile
 
 ERAS_FILE = "data/eras.yaml"
-_PACKAGE_NUMBER = re.compile(r"([元一二三四五六七八九十百]+)[年載]$")
+_PACKAGE_NUMBER = r"([元一二三四五六七八九十百]+)[年載]$"
+"""A year number ending an era label of chinesecalendar-py (after the era's name, escaped)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +160,7 @@ def _package_eras(entry: _Dynasty, dynasty: Dynasty) -> list[Era]:
     for year in range(entry.years[0], entry.years[1] + 1):
         for part in str(era_name_lookup("ChiT", year, entry.region)).split("/"):
             for name in names:
-                number = re.search(re.escape(name) + _PACKAGE_NUMBER.pattern, part)
+                number = re.search(re.escape(name) + _PACKAGE_NUMBER, part)
                 if number is None:
                     continue
                 first = year - parse_integer_chinese(number.group(1)) + 1
@@ -305,6 +305,8 @@ def _month(calendar: str, chinese_year: int, number: int, leap: bool) -> tuple[i
     if calendar == "Gregorian":
         if leap or not 1 <= number <= 12:
             return (None, 0)
+        import calendar as western  # the Gregorian months' lengths (民國), loaded when one is asked
+
         return (date(chinese_year, number, 1).toordinal(), western.monthrange(chinese_year, number)[1])
     if _in_almanac(calendar, chinese_year):
         cy = lunisolar.chinese_year(chinese_year)

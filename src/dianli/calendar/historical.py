@@ -20,7 +20,6 @@ import functools
 import math
 from dataclasses import dataclass
 from datetime import date
-from importlib import resources
 from typing import Any
 
 from dianli.errors import DataError, OutOfRangeError, UnknownValueError
@@ -47,6 +46,8 @@ class _Tables:
     """What ``default_Chinese_year_data`` and ``SouthernMing_year_data`` read of a ``calendar_conversion``."""
 
     def __init__(self) -> None:
+        from importlib import resources  # only to read the table (a kept one needs none)
+
         import numpy as np
         from ChineseCalendar_py import names
 

@@ -264,7 +264,12 @@ def source_of(day: date) -> DateSource:
 
 _MONTH_RE = "(?P<leap>閏|闰)?(?P<month>正|十一|十二|冬|臘|腊|[一二三四五六七八九十]|[0-9]{1,2})月"
 _DAY_RE = "(?P<day>初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{1,3}|[0-9]{1,2})日?"
-_CHINESE_DATE_RE = re.compile(rf"^(?P<year>.+?年){_MONTH_RE}{_DAY_RE}$")
+
+
+@cache
+def _chinese_date_re() -> re.Pattern[str]:
+    """A Chinese date's pattern, compiled when first used (a day's answer never parses one)."""
+    return re.compile(rf"^(?P<year>.+?年){_MONTH_RE}{_DAY_RE}$")
 
 
 def _month_number(text: str) -> int:
@@ -288,7 +293,7 @@ def _day_number(text: str) -> int:
 
 def parse_chinese_date(text: str) -> ChineseDate:
     """``"乾隆十七年二月初一"`` / ``"乾隆十七年閏五月十五日"`` → ChineseDate (validated against the calendar)."""
-    match = _CHINESE_DATE_RE.match(text.strip())
+    match = _chinese_date_re().match(text.strip())
     if not match:
         raise UnknownValueError(
             "Chinese date",

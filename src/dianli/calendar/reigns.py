@@ -13,6 +13,7 @@ standard dates of that list and of the emperors' biographies.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -181,14 +182,17 @@ def chinese_year_of(reign_name: str, number: int) -> int:
     return reign.first_year + number - 1
 
 
-_REIGN_YEAR_RE = re.compile(
-    r"^(?P<reign>[^\d〇一二三四五六七八九十百廿卅元]+)(?P<num>[\d〇一二三四五六七八九十百廿卅元]+)年$"
-)
+@functools.cache
+def _reign_year_re() -> re.Pattern[str]:
+    """A reign year's pattern, compiled when first used (a day's answer never parses one)."""
+    return re.compile(
+        r"^(?P<reign>[^\d〇一二三四五六七八九十百廿卅元]+)(?P<num>[\d〇一二三四五六七八九十百廿卅元]+)年$"
+    )
 
 
 def parse_reign_year(text: str) -> ReignYear:
     """``"乾隆十七年"`` → ReignYear(乾隆, 17)."""
-    match = _REIGN_YEAR_RE.match(text.strip())
+    match = _reign_year_re().match(text.strip())
     if not match:
         raise UnknownValueError("reign year", text, ["<年號><number>年, e.g. 乾隆十七年, 順治元年, 民國3年"])
     reign = reign_by_name(match.group("reign"))

@@ -3,7 +3,8 @@
 rich is imported on first use, not with this module: :data:`console` and :data:`err_console` are made
 when a module first imports them (or an error is reported), and :func:`say` and :func:`show_rows` print
 plain text (piped output, records) without rich at all, so a command that prints plain lines starts
-without it."""
+without it. Nor does this module import typer (the console script answers a plain ``dianli date`` without
+it: :mod:`dianli.cli.date_view`); the helpers that make typer's options import it when called."""
 
 from __future__ import annotations
 
@@ -18,8 +19,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
-
-import typer
 
 from dianli.errors import DianliError, OutputPathError
 
@@ -191,6 +190,14 @@ def say(*lines: str, indent: int = 2) -> None:
     sys.stdout.write("\n".join(out) + "\n")
 
 
+def report_error(exc: DianliError) -> None:
+    """Print ``error: …`` (the error's message) on standard error."""
+    from rich.markup import escape
+
+    # the message is data (ids, paths like parts[qisheng]), never markup
+    _made("err_console").print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+
+
 def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
     """Wrap a command so that a DianliError prints ``error: …`` on stderr and exits with status 2."""
 
@@ -199,12 +206,9 @@ def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except DianliError as exc:
-            from rich.markup import escape
+            import typer
 
-            # the message is data (ids, paths like parts[qisheng]), never markup
-            _made("err_console").print(
-                f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False
-            )
+            report_error(exc)
             raise typer.Exit(2) from exc
 
     return wrapper
@@ -228,12 +232,16 @@ FORCE_HELP = (
 
 def force_option() -> bool:
     """The ``--force`` option of a command that writes files: ``force: bool = force_option()``."""
+    import typer
+
     value: bool = typer.Option(False, "--force", help=FORCE_HELP)
     return value
 
 
 def scheduler_option() -> str | None:
     """The ``--scheduler`` option of a command that runs on Dask (``harvest``, ``ingest``)."""
+    import typer
+
     value: str | None = typer.Option(
         None,
         "--scheduler",
@@ -244,6 +252,8 @@ def scheduler_option() -> str | None:
 
 def workers_option() -> int | None:
     """The ``--workers`` option of a command that runs on local processes (``harvest``, ``ingest``)."""
+    import typer
+
     value: int | None = typer.Option(
         None, "--workers", min=1, help="Local worker processes (default: the machine's cores)."
     )

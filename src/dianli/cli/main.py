@@ -1,7 +1,9 @@
 """The ``dianli`` console script: one command, then the process ends.
 
-This module imports nothing heavy: :func:`main` turns the cyclic garbage collector off first, then loads
-typer, the root group (:mod:`dianli.cli.lazy`) and the one command asked for. Everything start-up makes —
+This module imports nothing heavy: :func:`main` turns the cyclic garbage collector off first, answers a
+plain ``dianli date`` without typer (:func:`dianli.cli.date_view.answer`: typer's import is a third of a
+new day's run), and otherwise loads typer, the root group (:mod:`dianli.cli.lazy`) and the one command
+asked for. Everything start-up makes —
 modules, classes, the command line's own objects — lives until the process ends, so no collection need
 walk it: once the command is loaded it is frozen out of the collector's reach and the collector runs again
 for the command's own work (:func:`dianli.cli.common.collect_from_here`), and at the end the last
@@ -13,6 +15,7 @@ from __future__ import annotations
 import atexit
 import gc
 import os
+import sys
 
 PYDANTIC_PLUGINS_ENV = "PYDANTIC_DISABLE_PLUGINS"
 """Pydantic's switch for its plugins (observability tools found through entry points): the console script
@@ -26,9 +29,21 @@ def main() -> None:
     gc.disable()  # until the command is loaded (see the module's doc)
     atexit.register(gc.freeze)  # run last: the collection of the interpreter's exit walks nothing
     from dianli.cli.common import ends_with_command
-    from dianli.cli.lazy import LazyGroup
-    from dianli.cli.root import root_app
 
     ends_with_command()
     os.environ.setdefault(PYDANTIC_PLUGINS_ENV, "__all__")
+    if sys.argv[1:2] == ["date"]:
+        from dianli.cli.date_view import answer
+
+        status = answer(sys.argv[1:])
+        if status is not None:
+            sys.exit(status)
+    parsed()
+
+
+def parsed() -> None:
+    """Run the command ``sys.argv`` names through typer: the root group, the command loaded when it runs."""
+    from dianli.cli.lazy import LazyGroup
+    from dianli.cli.root import root_app
+
     root_app(cls=LazyGroup)()
