@@ -77,6 +77,8 @@ LONG_NAME = "x" * 300
         ["ingest", ".", "--drafts", f"/proc/{LONG_NAME}"],
         ["export", "--out", f"/proc/{LONG_NAME}", "--years", "1752"],
         ["export", "--out", "/proc/nope", "--years", "1752"],
+        ["harvest", LONG_NAME],  # found by the fuzz test: a traceback from the file system's refusal
+        ["harvest", "gazetteer.txt", LONG_NAME],
     ],
 )
 def test_a_name_the_file_system_refuses_is_an_error_not_a_traceback(
@@ -88,3 +90,26 @@ def test_a_name_the_file_system_refuses_is_an_error_not_a_traceback(
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "error:" in result.output and "accepted:" in result.output
+
+
+def test_any_path_the_system_refuses_is_one_clear_error() -> None:
+    """The last guard of every command: an OSError naming a path that no check caught first is the path and
+    the system's reason (exit 2), never a traceback; one naming no path is left to surface."""
+    import typer
+
+    from dianli.cli.common import run_guarded
+
+    @run_guarded
+    def refused() -> None:
+        raise OSError(36, "File name too long", "a" * 300)
+
+    with pytest.raises(typer.Exit) as stop:
+        refused()
+    assert stop.value.exit_code == 2
+
+    @run_guarded
+    def unnamed() -> None:
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        unnamed()

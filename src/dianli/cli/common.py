@@ -210,6 +210,17 @@ def run_guarded(func: Callable[P, R]) -> Callable[P, R]:
 
             report_error(exc)
             raise typer.Exit(2) from exc
+        except OSError as exc:
+            # a path the system refuses that no check named first (a name too long, a folder not
+            # readable): what was wrong, never a traceback
+            if isinstance(exc, BrokenPipeError) or exc.filename is None:
+                raise
+            import typer
+
+            name = str(exc.filename)
+            shown = name if len(name) <= 80 else name[:80] + "…"
+            report_error(DianliError(f"{shown}: {exc.strerror or exc}"))
+            raise typer.Exit(2) from exc
 
     return wrapper
 

@@ -385,6 +385,15 @@ def source_files(paths: Sequence[Path]) -> list[Path]:
     no such file, is a :class:`DataError`."""
     found: list[Path] = []
     for path in paths:
+        try:
+            path.stat()
+        except FileNotFoundError:
+            pass  # named below, with what is accepted
+        except OSError as exc:  # a name too long for the file system, a folder not readable …
+            raise DataError(
+                f"{str(path)[:80]}{'…' if len(str(path)) > 80 else ''}: {exc.strerror or exc}; accepted: a file "
+                "or a folder of page extracts (*.txt, *.html)"
+            ) from exc
         if path.is_file():
             found.append(path)
         elif path.is_dir():
