@@ -254,3 +254,6 @@ def test_a_fragment_linked_out_of_its_folder_is_never_served(tmp_path: Path, url
     said = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "leads to /etc/passwd, outside the folder" in said
     assert "root:x:" not in page and "/bin/" not in page
+    assert (
+        str(tmp_path) not in page and f"{FIXTURE.name}/{fragment.name}" in said
+    )  # not where the server keeps it

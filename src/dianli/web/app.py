@@ -11,6 +11,7 @@ a route whose answer must not be kept sends ``Cache-Control: no-store``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -386,9 +387,22 @@ def _accepted(exc: DianliError) -> list[str]:
     return [str(a) for a in accepted][:80]
 
 
+def _without_server_paths(message: str) -> str:
+    """``message`` with the server's own folders left out: a path inside the package or a witness folder is
+    written from that folder down (``fixture/a.txt``), the folder itself as words — a reader of the page
+    learns what was wrong, not where the server keeps its files."""
+    from dianli.corpus.witnesses import witness_roots
+
+    roots = sorted({str(r) for r in witness_roots()} | {str(Path(__file__).resolve().parents[1])}, key=len)
+    for root in reversed(roots):
+        message = message.replace(root + os.sep, "").replace(root, "the witness folders")
+    home = str(Path.home())
+    return message.replace(home + os.sep, "~" + os.sep) if len(home) > 1 else message
+
+
 async def dianli_error(_request: Request, exc: Exception) -> Response:
     assert isinstance(exc, DianliError)
-    return render("error.html", status=400, message=str(exc), accepted=_accepted(exc))
+    return render("error.html", status=400, message=_without_server_paths(str(exc)), accepted=_accepted(exc))
 
 
 async def validation_error(_request: Request, exc: Exception) -> Response:
