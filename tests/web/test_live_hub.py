@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import itertools
 import json
 import logging
 import threading
+import time
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -456,17 +458,27 @@ def test_every_frame_is_answered_without_a_traceback(frame: str | bytes, answer:
     run(body)
 
 
-def test_reconnects_of_one_device_are_serialised() -> None:
+def test_reconnects_of_one_device_are_serialised(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = itertools.count()
+    prepared = live.sheet
+
+    def slow_first(*args: Any) -> Any:  # the earlier a connection arrived, the later its sheet is ready
+        time.sleep(max(0, 9 - next(calls)) * 0.03)
+        return prepared(*args)
+
     async def body(app: Any) -> None:
         lead = await conductor(app)
+        monkeypatch.setattr(live, "sheet", slow_first)
         peers = [Peer(app, "flaky-phone", name=f"try {i}") for i in range(8)]
-        await asyncio.sleep(0.3)
+        # each prepares its sheet in a thread of its own, finishing in any order: the last to arrive stays
+        await peers[-1].wait("state")
+        await asyncio.wait_for(asyncio.gather(*(p.task for p in peers[:-1])), 10)
+        assert all(p.closed and p.closed["code"] == 4000 for p in peers[:-1])
         lead.send({"type": "step", "step": 2})
         await peers[-1].wait("step", step=2)
         lead.send({"type": "devices"})
         listing = (await lead.wait("devices"))["devices"]
         assert [d["name"] for d in listing] == ["try 7"]
-        await asyncio.wait_for(asyncio.gather(*(p.task for p in peers[:-1])), 5)
 
     run(body)
 

@@ -732,17 +732,29 @@ class Hub:
 
     # --- one connection
 
-    async def serve(self, ws: WebSocket, data: dict[str, Any], device: str, name: str) -> None:
-        """One device's connection, from its acceptance to its end, whatever ends it."""
+    def arrival(self) -> int:
+        """The number of a connection that has just arrived: later arrivals have higher numbers."""
+        return next(self._numbers)
+
+    async def serve(
+        self, ws: WebSocket, data: dict[str, Any], device: str, name: str, number: int | None = None
+    ) -> None:
+        """One device's connection, from its acceptance to its end, whatever ends it. ``number`` is the
+        connection's :meth:`arrival`, taken before any wait: of one device's connections the one that
+        arrived last is kept, whichever finished its preparation first."""
         try:
             await ws.accept()
         except Exception:
             return
         c = self.ceremony(data["key"], len(data["steps"]))
-        conn = Connection(ws, device, clean_name(name), next(self._numbers))
+        conn = Connection(ws, device, clean_name(name), self.arrival() if number is None else number)
         lock = c.locks.setdefault(device, asyncio.Lock())
         async with lock:  # one device's reconnects one after the other
             old = c.connections.get(device)
+            if old is not None and old.number > conn.number:
+                with contextlib.suppress(Exception):
+                    await ws.close(code=4000, reason="a newer connection of this device is already here")
+                return
             if old is not None:
                 old.drop(4000, "replaced by a newer connection of this device")
                 with contextlib.suppress(TimeoutError):
@@ -952,6 +964,8 @@ async def live_socket(
     """One device's connection to its ceremony: the full state on joining, then every change. Every
     refusal closes the socket with a reason that names it (the year is read here, not by FastAPI, whose
     reason would list its validation errors beyond a close frame's 123 bytes)."""
+    hub: Hub = websocket.app.state.live_hub
+    number = hub.arrival()  # before the sheet is prepared in a thread: arrivals keep their order
     reason = ""
     if not same_origin(websocket):
         reason = "this page was not served here (its Origin is another site)"
@@ -968,8 +982,7 @@ async def live_socket(
         with contextlib.suppress(Exception):
             await websocket.close(code=1008, reason=_reason(reason))
         return
-    hub: Hub = websocket.app.state.live_hub
-    await hub.serve(websocket, data, device, name)
+    await hub.serve(websocket, data, device, name, number)
 
 
 # --- pages and files -----------------------------------------------------------------------------
