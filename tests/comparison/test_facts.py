@@ -47,6 +47,11 @@ NOT_FOUND = [
     ("taiwan-fuzhi-9", "qidao", "date_rule", "霜降前一日"),  # 迎請旗纛 the day before 霜降: a preparation
     ("gemalan-tingzhi-3", "jiuhu", "date_rule", "十月初一日"),  # 「厲壇以…十月朔日」 in the 救護 section
     ("taiwan-fuzhi-9", "qinghe", "date_rule", "冬至"),  # 「…冬至表式」: a document's title
+    ("taiwan-fuzhi-9", "qinghe", "date_rule", "正月初一日"),  # 「…元旦、冬至表式」 after another clause
+    ("taiwan-fuzhi-9", "yingchun", "date_rule", "立春"),  # 「罨耳，用立春時為法」: a measure
+    # 「祭崇聖祠畢，文廟中鼓初嚴」 in a chapter that states no day of either: the corpus's days of the rite
+    # named first pass to the one after it, never back
+    ("tingzhou-fuzhi", "chongsheng", "date_rule", "二月上丁"),
 ]
 
 

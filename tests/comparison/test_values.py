@@ -63,6 +63,12 @@ TEXTS = [
     ("鞋、褲、行纏，以立春納音為法", "date_rule", []),
     ("老少，以立春為法", "date_rule", []),
     ("皇上萬壽、元旦、冬至表式", "date_rule", []),  # a document's title, not a day
+    ("罨耳，用立春時為法", "date_rule", []),  # the term's hour as a measure
+    ("遮耳方式以立春时辰为依据", "date_rule", []),
+    ("芒神服色用立春日支辰受克為衣色", "date_rule", []),  # the term's day's branch or stem as a measure
+    ("以立春當日的日干決定籠頭的顏色", "date_rule", []),
+    ("籠頭、构、索：以立春日日干為籠頭色", "date_rule", []),
+    ("如立春子日屬水，衣取土剋水", "date_rule", []),
     ("立春日，各官執綵杖", "date_rule", ["立春"]),
     ("跪，叩首、叩首、叩首，起身", "posture", ["一跪三叩"]),
     ("冬至後辰日", "date_rule", ["冬至後辰日"]),
@@ -88,6 +94,12 @@ def test_a_note_takes_its_months_from_the_clause_it_annotates() -> None:
     assert [v.text for v in facts_in(note) if v.kind == "date_rule"] == []
     read = facts_in(note, context="每春秋二祭俱於仲月上旬擇日行禮")
     assert [v.text for v in read if v.kind == "date_rule"] == ["二月上巳", "八月上巳"]
+
+
+def test_a_document_title_is_no_day_after_a_context() -> None:
+    # the clause before moves the clause's own words along: a festival's title is found where it stands
+    read = facts_in("皇上萬壽、元旦、冬至表式", context="並一應慶賀表箋，俱由內閣臨期撰擬")
+    assert [v.text for v in read if v.kind == "date_rule"] == []
 
 
 OVERRIDES = [

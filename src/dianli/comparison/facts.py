@@ -103,7 +103,7 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
     candidates = section_candidates(source, witness if alone else None)
     known = _known_values(source, witness if alone else None)
     out: list[Found] = []
-    same_day: list[tuple[str, str, Clause]] = []
+    same_day: list[tuple[str, str, Clause, bool]] = []
     everything = clauses(witness)
     anchor: str | None = None
     turn: dict[str, None] = {}  # the rites the section holds in turn after the anchor, in order
@@ -136,18 +136,22 @@ def text_facts(witness: str, *, source: Table | None = None, alone: bool = True)
                 out.extend(Found(r, v, clause) for r in turn)
             else:
                 out.append(Found(_refiled(rite, v, near, known), v, clause))
-        same_day.extend((rite, other, clause) for other in _same_day_as(clause.text) if other != rite)
-        same_day.extend((later, first, clause) for later, first in pairs)
+        same_day.extend((rite, other, clause, True) for other in _same_day_as(clause.text) if other != rite)
+        same_day.extend((second, first, clause, True) for first, second in pairs)
+        same_day.extend((first, second, clause, False) for first, second in pairs)
     out = _without_preparations(out, {c.start: i for i, c in enumerate(everything)})
     # 「與釋奠同日」, 「文廟祭畢，乃祭名宦祠」: a rite whose days the witness does not state takes the days it
-    # gives the rite it is held with — or, where it gives that rite none either, the days the other
-    # witnesses give it (the text says "the same day as 文廟", the corpus says when 文廟 is)
-    dated = {f.rite for f in out if f.value.kind == "date_rule"}
-    for rite, other, clause in same_day:
+    # states of the rite it is held with — or, where it states none either and that rite is the one the
+    # clause ties it to (named first, or 「同日」's), the days the other witnesses give that rite (the text
+    # says "after 文廟", the corpus says when 文廟 is). Only days the text states are passed on, and the
+    # corpus's days are never passed back: 文廟 takes no day from 「文廟祭畢，乃祭名宦祠」.
+    stated = [f for f in out if f.value.kind == "date_rule"]
+    dated = {f.rite for f in stated}
+    for rite, other, clause, tied_to_other in same_day:
         if rite in dated:
             continue
-        theirs = [f.value for f in out if f.rite == other and f.value.kind == "date_rule"]
-        if not theirs and other not in dated:
+        theirs = [f.value for f in stated if f.rite == other]
+        if not theirs and tied_to_other:
             theirs = list(_days_elsewhere(other, source, witness))
         out.extend(Found(rite, value, clause) for value in dict.fromkeys(theirs))
     return tuple(dict.fromkeys(out))
@@ -253,8 +257,8 @@ _TRAIL = re.compile(folded_pattern(r"(?:祭|祀)(?:祀)?$"))
 def _in_turn(
     text: str, context: str, following: str = "", anchor: str | None = None
 ) -> tuple[list[tuple[str, str]], str | None]:
-    """(pairs of rites a clause holds in turn on one day, each way round; the rite the section last said
-    was done): a rite takes the other's days where the witness states none of its own. 「文廟祭畢，乃祭
+    """(pairs of rites a clause holds in turn on one day, the one it names first first; the rite the
+    section last said was done): a rite takes the other's days where the witness states none of its own. 「文廟祭畢，乃祭
     常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after 「文廟祭畢」 (``anchor``: the rite last done in the section,
     which the clauses after it continue), 「祭崇聖祠畢，文廟中鼓初嚴」, 「凡祭文廟，必先崇聖祠」. The clause
     before (``context``) and the start of the clause after (``following``: 「文廟祭畢乃祭」 then 「常公祠…」)
@@ -279,10 +283,7 @@ def _in_turn(
             for m in _NEXT.finditer(plain + ahead)
             if m.start() < len(plain)
         )
-    out: list[tuple[str, str]] = []
-    for a, b in pairs:
-        if a and b and a != b:
-            out += [(a, b), (b, a)]
+    out = [(a, b) for a, b in pairs if a and b and a != b]
     return list(dict.fromkeys(out)), anchor
 
 

@@ -352,10 +352,15 @@ def _months_before(before: str, wide: str) -> list[int]:
     return []
 
 
-_TERM_AS_YEAR = re.compile(folded_pattern(r"(?:(?:所在)?(?:之)?年|(?:日)?(?:的)?納音|為法)"))
+_TERM_AS_YEAR = re.compile(
+    folded_pattern(
+        r"(?:(?:所在)?(?:之)?年|(?:日)?(?:的)?納音|(?:時辰?)?為(?:法|依據)|[日的當]{0,4}[干支]|為?[子丑寅卯辰巳午未申酉戌亥]日)"
+    )
+)
 """What follows a solar term named as a measure, not a day: its year (「以立春年為法」, 「立春所在年份」), its
-day's 納音 (「以立春納音為法」), the term as the rule (「老少，以立春為法」)."""
-_FORM = re.compile(folded_pattern(r"\w{0,6}?表(?:式|文)"))
+day's 納音 (「以立春納音為法」), the term or its hour as the rule (「老少，以立春為法」, 「罨耳用立春時為法」,
+「以立春时辰为依据」), its day's stem or branch (「用立春日支辰受剋為衣色」, 「以立春日日干為籠頭色」, 「如立春子日屬水」)."""
+_FORM = re.compile(folded_pattern(r"[\w、]{0,8}?表(?:式|文)"))
 """What follows days named as a document's title, within a list of them (「皇上萬壽、元旦、冬至表式」): no day
 of a rite."""
 
@@ -439,7 +444,7 @@ def _days(text: str, start: int) -> Iterator[str]:
         order, season, day = match.groups()
         yield month_name(_season_month(order, season)) + day_name(1 if day == "朔" else 15)
     for word, value in _FESTIVALS:
-        if any(not _FORM.match(text, m.end()) for m in re.finditer(word, text[start:])):
+        if any(not _FORM.match(text, m.end()) for m in word.finditer(text, start)):
             yield value
     monthly = False
     for match in _MONTHLY.finditer(text, start):
@@ -458,12 +463,15 @@ def _days(text: str, start: int) -> Iterator[str]:
         yield "日月食之日"
 
 
-_FESTIVALS = (
-    (folded_pattern("中元"), "七月十五日"),
-    (folded_pattern("上元"), "正月十五日"),
-    (folded_pattern("寒食"), "清明前一日"),
-    (folded_pattern("元旦"), "正月初一日"),
-    (folded_pattern("萬壽聖節"), "萬壽聖節"),
+_FESTIVALS = tuple(
+    (re.compile(folded_pattern(word)), value)
+    for word, value in (
+        ("中元", "七月十五日"),
+        ("上元", "正月十五日"),
+        ("寒食", "清明前一日"),
+        ("元旦", "正月初一日"),
+        ("萬壽聖節", "萬壽聖節"),
+    )
 )
 """Festivals the witnesses name a day by, with the day they are (寒食 is the day before 清明)."""
 _DAYS_AHEAD = frozenset((*(value for _, value in _FESTIVALS), *_TERMS))
