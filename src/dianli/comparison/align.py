@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -267,6 +268,34 @@ def align_sequences(clause_keys: Sequence[str], span_keys: Sequence[str]) -> lis
     return [(r, c, scores[r][c]) for r, c in _path(scores) if scores[r][c] >= VARIANT_SCORE]
 
 
+def _attach(
+    found: dict[int, list[Match]],
+    row: int,
+    cols: Sequence[ModelSpan],
+    at: tuple[int, int],
+    key: str,
+    score: float,
+) -> None:
+    """A clause's match to the span at ``at`` (its words ``key``) if it reaches :data:`VARIANT_SCORE`;
+    words distinctive enough are stated for every element that cites them in the section."""
+    if score < VARIANT_SCORE:
+        return
+    for span in cols:
+        if (span.start, span.end) == at or (span.key == key and len(key) >= DISTINCT_KEY):
+            found.setdefault(row, []).append(Match(span, round(score, 1)))
+
+
+def _block(section: str) -> str:
+    """The section under the top one a clause stands in (xianshi.chongsheng.yizhu → xianshi.chongsheng)."""
+    return ".".join(section.split(".")[:2])
+
+
+def _runs(items: Sequence[int], keys: Sequence[str]) -> list[list[int]]:
+    """``items`` in runs of consecutive items with the same key (``keys``: each item's)."""
+    runs = itertools.groupby(zip(items, keys, strict=True), key=lambda pair: pair[1])
+    return [[item for item, _ in run] for _, run in runs]
+
+
 def classify(score: float | None) -> str:
     """The class of a clause from the best score of its aligned spans (None: none reached)."""
     if score is None:
@@ -322,19 +351,26 @@ def align(target: str, model: Sequence[str] | None = None) -> Alignment:
             for witness in witnesses
             for rite in (True, False)  # the rite data and the other cited data each have a path of their own
         ]
+        paths: list[tuple[list[ModelSpan], list[tuple[int, int]], list[str], list[list[float]]]] = []
         for cols in groups:
             if not cols:
                 continue
             distinct = sorted({(s.start, s.end) for s in cols})
             keyed = {(s.start, s.end): s.key for s in cols}
-            for r, c, score in align_sequences(keys, [keyed[d] for d in distinct]):
-                # words distinctive enough are stated for every element that cites them in the section
-                key = keyed[distinct[c]]
-                for span in cols:
-                    if (span.start, span.end) == distinct[c] or (
-                        span.key == key and len(key) >= DISTINCT_KEY
-                    ):
-                        found.setdefault(rows[r], []).append(Match(span, round(score, 1)))
+            span_keys = [keyed[d] for d in distinct]
+            scores = _score_matrix(keys, span_keys)
+            paths.append((cols, distinct, span_keys, scores))
+            for r, c in _path(scores):
+                _attach(found, rows[r], cols, distinct[c], span_keys[c], scores[r][c])
+        # the clauses no path reached, each section under the top on a path of its own: a service told in
+        # another order than a model witness tells it (崇聖祠 after 文廟) is not passed by where it agrees
+        left = [r for r in range(len(rows)) if rows[r] not in found]
+        for block in _runs(left, [_block(mine[rows[r]].section) for r in left]):
+            for cols, distinct, span_keys, scores in paths:
+                sub = [scores[r] for r in block]
+                for r, c in _path(sub):
+                    if sub[r][c] >= SAME_SCORE:  # agreement only: mere likeness out of order is no match
+                        _attach(found, rows[block[r]], cols, distinct[c], span_keys[c], sub[r][c])
     aligned: list[AlignedClause] = []
     matched_elements: set[str] = set()
     for i, clause in enumerate(mine):

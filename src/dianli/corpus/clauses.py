@@ -1,7 +1,7 @@
 """Clause segmentation: headings, sentences, calls and notes, each inside one section, with offsets.
 
 Punctuated witnesses end a sentence at 。．；！？ and at a paragraph break; a call is the caller's verb
-and the quoted words (唱『…』, 贊“…”, 唱“…”). Unpunctuated fragments (003, 004) have no stops: there a
+and the quoted words (唱『…』, 贊“…”); no call is cut at the stops its words hold (唱：「俯伏！興！」). Unpunctuated fragments (003, 004) have no stops: there a
 call begins at each 唱 or 贊 that is a verb (not part of a role such as 通贊 or 引贊, which begin the call
 themselves), and each note in 【】 is a clause of its own.
 
@@ -22,13 +22,22 @@ from dianli.corpus.sections import Section, sections
 from dianli.corpus.witnesses import load_witness
 
 CLAUSE_KINDS = ("heading", "sentence", "call", "note")
+CALL_LIMIT = 50
+"""A quoted call of at most this many characters (verb and quotation marks included) is one clause
+whatever stops it holds (「唱：「俯伏！興！平身！」」); a longer quotation is cut into its sentences."""
 
 _ROLES = "通贊|引贊|分贊|麾生|司班|司禮|司正|贊者|通赞|引赞|赞者|司礼|节生|節生"
+# Who else calls the quoted words of punctuated witnesses (「執事者唱『…』」, 「贊禮生贊『…』」): the call begins
+# with them, so no fragment 「…贊禮生」 is left before it.
+_QUOTING = f"贊禮生|赞礼生|贊禮|赞礼|執事者|执事者|{_ROLES}"
 # Quoted calls of punctuated witnesses: an optional calling role, the verb 唱/贊 and colon, then the
 # words in 『…』 or “…”; or words in 『…』 alone that no 云/曰/說 introduces as a quotation.
 _QUOTED_CALL_RE = re.compile(
-    rf"(?:(?:{_ROLES})?(?:唱|贊|赞|傳唱|传唱)[：:]?)(?:『[^』]*』|“[^”]*”)|(?<![云曰說说：:])『[^』]*』"
+    rf"(?:(?:{_QUOTING})?(?:唱|贊|赞|傳唱|传唱)[：:]?)(?:『[^』]*』|“[^”]*”)|(?<![云曰說说：:])『[^』]*』"
 )
+# Calls in 「…」 (the quotation marks of modern editions): no clause of their own, as the same marks quote
+# a book or a name, but their words are not cut at the stops they hold.
+_CORNER_CALL_RE = re.compile(rf"(?:{_QUOTING})?(?:唱|贊|赞|傳唱|传唱)[：:]?「[^」]*」")
 # Unpunctuated calls: a role that calls, or the verb 唱/贊 standing alone.
 _BARE_CALL_RE = re.compile(rf"(?:{_ROLES})(?=唱|贊|赞)|(?<![通引分司贊赞])(?:唱|贊|赞)(?![引禮礼者生唱])")
 
@@ -68,12 +77,16 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
             cuts.add(sec.start + len(sec.heading))
     call_starts: set[int] = set()
     if wit.info.punctuated:
-        for i, char in enumerate(text):
-            if char in SENTENCE_STOPS:
-                cuts.add(i + 1)
+        inside: set[int] = set()  # a call's words are one clause: 唱：「俯伏！興！」 is not cut at its 「！」
         for match in _QUOTED_CALL_RE.finditer(text):
             call_starts.add(match.start())
             cuts.update((match.start(), match.end()))
+        for match in itertools.chain(_QUOTED_CALL_RE.finditer(text), _CORNER_CALL_RE.finditer(text)):
+            if _one_call(match.group()):
+                inside.update(range(match.start(), match.end() - 1))
+        for i, char in enumerate(text):
+            if char in SENTENCE_STOPS and i not in inside:
+                cuts.add(i + 1)
     else:
         for note in norm.notes:
             cuts.update((note.start, note.end))
@@ -101,6 +114,18 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
             kind = "sentence"
         result.append(Clause(witness_id, section, start, end, kind, piece))
     return tuple(result)
+
+
+def _one_call(call: str) -> bool:
+    """Whether a quoted call's words are one call: short (a long quotation is prose, cut as sentences) and
+    holding no other quotation mark (「引贊贊：『奠帛」；……。贊：『獻爵』」 closes its first call with the wrong
+    mark: two calls, cut at their stops)."""
+    words = call[call.index(next(c for c in call if c in _OPENERS)) + 1 : -1]
+    return len(call) <= CALL_LIMIT and not any(c in _MARKS for c in words)
+
+
+_OPENERS = "『“「"
+_MARKS = "『』“”「」"
 
 
 def _innermost(secs: tuple[Section, ...], offset: int) -> str:
