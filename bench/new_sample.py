@@ -7,7 +7,8 @@ model, or it is a clause cut in two) or a true *new* (history, commentary, a loc
 other witness states), with the reason. ``tests/comparison/test_new_sample.py`` keeps every true *new*
 new.
 
-Printed: the share of noise against its target (at most 10%), and whether the judged sample is still the
+Printed: how many clauses are left new, the share of noise in the sample against its target (at most
+10%), and whether the judged sample is still the
 one the seed draws from today's clauses (after a change to the segmentation or the model it is not: draw
 again with ``python bench/new_sample.py draw`` and judge the clauses that are new to it).
 Run: ``python bench/new_sample.py``.
@@ -22,6 +23,7 @@ from pathlib import Path
 import yaml
 
 from dianli.comparison.align import EXCLUDED_SECTIONS, align
+from dianli.corpus.clauses import Clause
 from dianli.corpus.normalise import is_key_char
 from dianli.corpus.witnesses import witness_ids, witness_info
 
@@ -39,15 +41,19 @@ def curated() -> list[str]:
 
 def population() -> list[tuple[str, str, str]]:
     """(witness, section, text) of every clause left *new*, in witness and text order."""
-    out = []
-    for witness in curated():
-        for aligned in align(witness).clauses:
-            c = aligned.clause
-            if aligned.kind != "new" or c.section.split(".")[0] in EXCLUDED_SECTIONS:
-                continue
-            if sum(is_key_char(ch) for ch in c.text) >= MIN_CHARS:
-                out.append((witness, c.section, c.text.strip()))
-    return out
+    return [
+        (witness, a.clause.section, a.clause.text.strip())
+        for witness in curated()
+        for a in align(witness).clauses
+        if a.kind == "new" and _counted(a.clause)
+    ]
+
+
+def _counted(clause: Clause) -> bool:
+    """A clause outside the title and colophon, of at least :data:`MIN_CHARS` characters."""
+    if clause.section.split(".")[0] in EXCLUDED_SECTIONS:
+        return False
+    return sum(is_key_char(ch) for ch in clause.text) >= MIN_CHARS
 
 
 def draw() -> list[tuple[str, str, str]]:
@@ -55,13 +61,15 @@ def draw() -> list[tuple[str, str, str]]:
 
 
 def main() -> None:
+    everyone = population()
+    total = sum(1 for w in curated() for a in align(w).clauses if _counted(a.clause))
+    share_new = len(everyone) / total
+    print(f"clauses of {MIN_CHARS}+ characters left new: {len(everyone):,} of {total:,} ({share_new:.0%})")
     judged = yaml.safe_load(GOLDEN.read_text(encoding="utf-8"))["clauses"]
     noise = sum(bool(e["noise"]) for e in judged)
     share = noise / len(judged)
-    print(
-        f"clauses left new, sample of {len(judged)}: {noise} noise ({share:.0%}; target at most {TARGET:.0%})"
-    )
-    drawn = {(w, s, t) for w, s, t in draw()}
+    print(f"a sample of {len(judged)} of them: {noise} noise ({share:.0%}; target at most {TARGET:.0%})")
+    drawn = {(w, s, t) for w, s, t in random.Random(SEED).sample(everyone, SIZE)}
     kept = {(e["witness"], e["section"], e["quote"]) for e in judged}
     stale = len(kept - drawn)
     print(
