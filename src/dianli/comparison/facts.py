@@ -258,8 +258,8 @@ def _in_turn(
     text: str, context: str, following: str = "", anchor: str | None = None
 ) -> tuple[list[tuple[str, str]], str | None]:
     """(pairs of rites a clause holds in turn on one day, the one it names first first; the rite the
-    section last said was done): a rite takes the other's days where the witness states none of its own. 「文廟祭畢，乃祭
-    常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after 「文廟祭畢」 (``anchor``: the rite last done in the section,
+    section last said was done): a rite takes the other's days where the witness states none of its own.
+    「文廟祭畢，乃祭常公祠」, 「次祭名宦祠，次祭鄉賢祠」 after 「文廟祭畢」 (``anchor``: the rite last done in the section,
     which the clauses after it continue), 「祭崇聖祠畢，文廟中鼓初嚴」, 「凡祭文廟，必先崇聖祠」. The clause
     before (``context``) and the start of the clause after (``following``: 「文廟祭畢乃祭」 then 「常公祠…」)
     count."""

@@ -352,14 +352,16 @@ def _months_before(before: str, wide: str) -> list[int]:
     return []
 
 
-_TERM_AS_YEAR = re.compile(
+_TERM_AS_MEASURE = re.compile(
     folded_pattern(
-        r"(?:(?:所在)?(?:之)?年|(?:日)?(?:的)?納音|(?:時辰?)?為(?:法|依據)|[日的當]{0,4}[干支]|為?[子丑寅卯辰巳午未申酉戌亥]日)"
+        r"(?:(?:所在)?(?:之)?年|(?:日)?(?:的)?納音|(?:時辰?)?為(?:法|依據)"
+        r"|[日的當]{0,4}[干支]|為?[子丑寅卯辰巳午未申酉戌亥]日)"
     )
 )
 """What follows a solar term named as a measure, not a day: its year (「以立春年為法」, 「立春所在年份」), its
 day's 納音 (「以立春納音為法」), the term or its hour as the rule (「老少，以立春為法」, 「罨耳用立春時為法」,
-「以立春时辰为依据」), its day's stem or branch (「用立春日支辰受剋為衣色」, 「以立春日日干為籠頭色」, 「如立春子日屬水」)."""
+「以立春时辰为依据」), its day's stem or branch (「用立春日支辰受剋為衣色」, 「以立春日日干為籠頭色」,
+「如立春子日屬水」)."""
 _FORM = re.compile(folded_pattern(r"[\w、]{0,8}?表(?:式|文)"))
 """What follows days named as a document's title, within a list of them (「皇上萬壽、元旦、冬至表式」): no day
 of a rite."""
@@ -383,7 +385,7 @@ def _term_days(text: str, start: int) -> Iterator[str]:
                 continue  # read as 「先立春一日」 above
             if _DATED.search(text[max(0, at - 1) : at]):
                 continue  # 「甲子年立春」: a year's term, an example, not the rite's day
-            if _TERM_AS_YEAR.match(text, at + len(term)) or _FORM.match(text, at + len(term)):
+            if _TERM_AS_MEASURE.match(text, at + len(term)) or _FORM.match(text, at + len(term)):
                 continue  # 「以立春年為法」, 「冬至表式」: a measure or a document, not a day
             after = _TERM_AFTER.match(text, at + len(term))
             if after and after.group(1):

@@ -1,8 +1,8 @@
 """Clause segmentation: headings, sentences, calls and notes, each inside one section, with offsets.
 
 Punctuated witnesses end a sentence at 。．；！？ and at a paragraph break; a call is the caller's verb
-and the quoted words (唱『…』, 贊“…”); no call is cut at the stops its words hold (唱：「俯伏！興！」). Unpunctuated fragments (003, 004) have no stops: there a
-call begins at each 唱 or 贊 that is a verb (not part of a role such as 通贊 or 引贊, which begin the call
+and the quoted words (唱『…』, 贊“…”), and no call is cut at the stops its words hold (唱：「俯伏！興！」).
+Unpunctuated fragments (003, 004) have no stops: there a call begins at each 唱 or 贊 that is a verb (not part of a role such as 通贊 or 引贊, which begin the call
 themselves), and each note in 【】 is a clause of its own.
 
 An editorial span of the normalisation (a transcriber's header or mark such as ``[OMITTED: …]``) is a
@@ -38,6 +38,8 @@ _QUOTED_CALL_RE = re.compile(
 # Calls in 「…」 (the quotation marks of modern editions): no clause of their own, as the same marks quote
 # a book or a name, but their words are not cut at the stops they hold.
 _CORNER_CALL_RE = re.compile(rf"(?:{_QUOTING})?(?:唱|贊|赞|傳唱|传唱)[：:]?「[^」]*」")
+_MARKS = "『』“”「」"
+"""The quotation marks a call's words stand in (its own pair, and none inside them)."""
 # Unpunctuated calls: a role that calls, or the verb 唱/贊 standing alone.
 _BARE_CALL_RE = re.compile(rf"(?:{_ROLES})(?=唱|贊|赞)|(?<![通引分司贊赞])(?:唱|贊|赞)(?![引禮礼者生唱])")
 
@@ -77,11 +79,12 @@ def clauses(witness_id: str) -> tuple[Clause, ...]:
             cuts.add(sec.start + len(sec.heading))
     call_starts: set[int] = set()
     if wit.info.punctuated:
-        inside: set[int] = set()  # a call's words are one clause: 唱：「俯伏！興！」 is not cut at its 「！」
-        for match in _QUOTED_CALL_RE.finditer(text):
+        quoted = list(_QUOTED_CALL_RE.finditer(text))
+        for match in quoted:
             call_starts.add(match.start())
             cuts.update((match.start(), match.end()))
-        for match in itertools.chain(_QUOTED_CALL_RE.finditer(text), _CORNER_CALL_RE.finditer(text)):
+        inside: set[int] = set()  # a call's words are one clause: 唱：「俯伏！興！」 is not cut at its 「！」
+        for match in itertools.chain(quoted, _CORNER_CALL_RE.finditer(text)):
             if _one_call(match.group()):
                 inside.update(range(match.start(), match.end() - 1))
         for i, char in enumerate(text):
@@ -120,12 +123,8 @@ def _one_call(call: str) -> bool:
     """Whether a quoted call's words are one call: short (a long quotation is prose, cut as sentences) and
     holding no other quotation mark (「引贊贊：『奠帛」；……。贊：『獻爵』」 closes its first call with the wrong
     mark: two calls, cut at their stops)."""
-    words = call[call.index(next(c for c in call if c in _OPENERS)) + 1 : -1]
-    return len(call) <= CALL_LIMIT and not any(c in _MARKS for c in words)
-
-
-_OPENERS = "『“「"
-_MARKS = "『』“”「」"
+    opened = next(i for i, c in enumerate(call) if c in _MARKS)
+    return len(call) <= CALL_LIMIT and not any(c in _MARKS for c in call[opened + 1 : -1])
 
 
 def _innermost(secs: tuple[Section, ...], offset: int) -> str:
